@@ -1,0 +1,212 @@
+"""The game protocol every pokerzoo game implements, independent of any RL library.
+
+Rules live in a plain state machine so that they can be tested, cloned,
+searched (determinised Monte Carlo) and replayed without an environment
+around them. One generic adapter (``pokerzoo.envs.aec``) turns any ``Game``
+into a PettingZoo AEC env, so all games behave the same at the RL boundary.
+
+A subclass declares ``NAME``, ``OPTIONS`` and implements the ``_``-prefixed
+hooks; the public methods here add what every game needs and nobody should
+write twice: option validation, legality checks that leave the state
+untouched on an illegal action, reward bookkeeping, the action history that
+replays a game, and cloning.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from pokerzoo.envs.engine.cards import DECKS, Chance
+from pokerzoo.envs.engine.options import OptionSet
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the game state is unchanged when this is raised."""
+
+    def __init__(self, message: str, action: Any = None, legal: Sequence[str] = ()):
+        self.action = action
+        self.legal = list(legal)
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one player may know at this moment; games subclass it with their own fields.
+
+    Views hold only immutable values (ints, strings, tuples) so that two views
+    compare with ``==``: the hidden-information tests rely on that.
+    """
+
+    player: int
+    num_players: int
+    phase: str
+    current_player: int | None
+
+
+class Game(ABC):
+    NAME: ClassVar[str] = ""
+    OPTIONS: ClassVar[OptionSet] = OptionSet()
+    # Phases whose decisions count as bidding (predictions, bids, bets, knocks):
+    # composite agents route them to the bidder, reports separate them.
+    BIDDING_PHASES: ClassVar[frozenset[str]] = frozenset()
+
+    # Set by subclasses in _setup():
+    num_players: int
+    num_actions: int
+    observation_size: int
+    deck_name: str = "52"
+
+    def __init__(self, *, seed: int | None = None, chance: Chance | None = None, **options: Any):
+        self.config = self.OPTIONS.validate(options)
+        self.seed = seed
+        self.chance = chance if chance is not None else Chance(np.random.default_rng(seed))
+        self.events: list[dict] = []
+        self.history: list[int] = []
+        self.is_over = False
+        self.is_truncated = False  # ended by a documented safety cap rather than by the rules
+        self._mask_cache: np.ndarray | None = None
+        self._setup()
+        self._rewards = np.zeros(self.num_players, dtype=np.float64)
+        self._total_rewards = np.zeros(self.num_players, dtype=np.float64)
+        self._start()
+
+    # ----------------------------------------------------------- subclass hooks
+    @abstractmethod
+    def _setup(self) -> None:
+        """Read ``self.config``; set ``num_players``, ``num_actions``, ``observation_size``."""
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Deal and advance to the first decision (rewards may already be given)."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat that must act now; None once the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str: ...
+
+    @abstractmethod
+    def _legal_mask(self) -> np.ndarray:
+        """bool[num_actions] for the current player."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action and advance to the next decision."""
+
+    @abstractmethod
+    def view(self, player: int) -> View: ...
+
+    @abstractmethod
+    def encode(self, view: View) -> np.ndarray:
+        """The observation vector (float32[observation_size]) of a view."""
+
+    @abstractmethod
+    def action_name(self, action: int) -> str: ...
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[int]]:
+        """Every card of the deck by where it lies; used to check that no card is lost or made."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: np.random.Generator) -> Game:
+        """A clone where every card ``player`` cannot see is re-dealt among the places it cannot see.
+
+        What the player knows is kept (hand sizes, known voids where the game
+        tracks them), so search agents can sample worlds consistent with their
+        view and the tests can check that a view does not depend on hidden cards.
+        """
+
+    def render(self, viewer: int | None = None) -> str:
+        """Text of the table as ``viewer`` sees it (None: the current player)."""
+        return repr(self)
+
+    def info(self, player: int) -> dict:
+        """Extra facts for ``infos`` (e.g. the full outcome once a hand ends)."""
+        return {}
+
+    # ----------------------------------------------------------- shared behaviour
+    @property
+    def deck(self) -> tuple[int, ...]:
+        return DECKS[self.deck_name].cards
+
+    def legal_mask(self) -> np.ndarray:
+        """Read-only bool mask of the current player's legal actions (all False when over)."""
+        if self._mask_cache is None:
+            if self.is_over:
+                mask = np.zeros(self.num_actions, dtype=bool)
+            else:
+                mask = np.asarray(self._legal_mask(), dtype=bool)
+            mask.setflags(write=False)
+            self._mask_cache = mask
+        return self._mask_cache
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def legal_action_names(self) -> list[str]:
+        return [f"{a}:{self.action_name(a)}" for a in self.legal_actions()]
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the current player, or raise IllegalActionError leaving the state as it was."""
+        if self.is_over:
+            raise IllegalActionError(f"{self.NAME}: the game is over; no action is legal", action)
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(
+                f"{self.NAME}: an action is an int in 0..{self.num_actions - 1}, got {action!r}; "
+                f"legal now: {', '.join(self.legal_action_names())}",
+                action,
+                self.legal_action_names(),
+            )
+        a = int(action)
+        mask = self.legal_mask()
+        if not 0 <= a < self.num_actions or not mask[a]:
+            what = f"{a} ({self.action_name(a)})" if 0 <= a < self.num_actions else f"{a} (out of range)"
+            raise IllegalActionError(
+                f"{self.NAME}: illegal action {what} for player {self.current_player} in phase "
+                f"{self.phase!r}; legal now: {', '.join(self.legal_action_names())}",
+                a,
+                self.legal_action_names(),
+            )
+        self.history.append(a)
+        self._mask_cache = None
+        self._apply(a)
+        self._mask_cache = None
+
+    def give(self, player: int, amount: float) -> None:
+        self._rewards[player] += amount
+        self._total_rewards[player] += amount
+
+    def take_rewards(self) -> np.ndarray:
+        """Rewards earned since the last call, per player."""
+        out = self._rewards
+        self._rewards = np.zeros(self.num_players, dtype=np.float64)
+        return out
+
+    @property
+    def total_rewards(self) -> np.ndarray:
+        return self._total_rewards.copy()
+
+    def log(self, kind: str, **data: Any) -> None:
+        """Record an event; events are JSON-ready dicts for histories and rendering."""
+        self.events.append({"type": kind, **data})
+
+    def finish(self, truncated: bool = False) -> None:
+        self.is_over = True
+        self.is_truncated = truncated
+        self._mask_cache = None
+
+    def observe(self, player: int) -> np.ndarray:
+        return self.encode(self.view(player))
+
+    def clone(self) -> Game:
+        """A deep, independent copy (RNG included): continuing both gives the same game."""
+        return copy.deepcopy(self)
