@@ -56,7 +56,7 @@ class CaribbeanStudGame(Game):
             kind=(int, list, tuple),
             convert=_ante_choices,
         ),
-        Option("num_hands", 1, "hands per episode (the deck is reshuffled every hand)", kind=int, low=1, high=10_000),
+        Option("num_hands", 1, "hands per episode (the deck is reshuffled every hand)", kind=int, low=1, high=10_000_000),
     )
 
     def _setup(self) -> None:
@@ -130,32 +130,33 @@ class CaribbeanStudGame(Game):
             self._showdown()
 
     def _showdown(self) -> None:
-        dealer_value = SYSTEM.evaluate(self.dealer)
-        box_values = [SYSTEM.evaluate(cards) for cards in self.box_cards]
-        net, result = settle(
-            [v.key for v in box_values], dealer_value.key, [d == RAISE for d in self.decisions], self.antes
-        )
+        dealer_key = SYSTEM.key(self.dealer)
+        box_keys = [SYSTEM.key(cards) for cards in self.box_cards]
+        settled = [
+            settle(key, dealer_key, d == RAISE, ante) for key, d, ante in zip(box_keys, self.decisions, self.antes)
+        ]
+        net = [int(n) for n, _ in settled]
         self.last_outcome = {
             "hand": self.hand_number,
             "dealer": {
                 "cards": format_cards(self.dealer),
-                "category": dealer_value.category,
-                "qualified": bool(dealer_value.key >= QUALIFY_KEY),
+                "category": SYSTEM.category_of(dealer_key),
+                "qualified": dealer_key >= QUALIFY_KEY,
             },
             "boxes": [
                 {
                     "cards": format_cards(self.box_cards[b]),
-                    "category": box_values[b].category,
+                    "category": SYSTEM.category_of(box_keys[b]),
                     "ante": self.antes[b],
                     "decision": "raise" if self.decisions[b] == RAISE else "fold",
-                    "result": RESULTS[int(result[b])],
-                    "net": int(net[b]),
+                    "result": RESULTS[int(settled[b][1])],
+                    "net": net[b],
                 }
                 for b in range(self.boxes)
             ],
-            "net": int(net.sum()),
+            "net": sum(net),
         }
-        self.give(0, float(net.sum()))
+        self.give(0, float(sum(net)))
         self.log("showdown", **self.last_outcome)
         self.hand_number += 1
         if self.hand_number == self.num_hands:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerzoo.envs.engine.hands import get_system
+from pokerzoo.envs.engine.hands import get_system, standard
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 
 SYSTEM = get_system("caribbean")
@@ -30,39 +30,28 @@ RAISE_PAYS = {
     "high_card": 1,  # never paid: a box without Ace-King cannot beat a qualified dealer
 }
 # Pay by standard category index (key >> TIEBREAK_BITS); Ace-King is a standard high card.
-_PAY_BY_STANDARD_CATEGORY = np.array(
-    [RAISE_PAYS[c] for c in ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
-                             "full_house", "four_of_a_kind", "straight_flush", "royal_flush")],
-    dtype=np.int64,
-)
+_PAY_BY_STANDARD_CATEGORY = np.array([RAISE_PAYS[c] for c in standard.CATEGORIES], dtype=np.int64)
 
 RESULTS = ("fold", "no_qualify", "win", "lose", "push")
 
 
-def raise_pay(box_key):
-    """Raise multiplier for a box key (scalar or array)."""
-    return _PAY_BY_STANDARD_CATEGORY[np.asarray(box_key) >> TIEBREAK_BITS]
-
-
 def settle(box_key, dealer_key, raised, ante=1):
-    """Net chips won by each box (and the result code index into ``RESULTS``).
+    """Net chips won by each box, and its result code (an index into ``RESULTS``).
 
     Folded: -ante. Raised against a dealer without Ace-King: +ante, the raise
     returned. Qualified dealer: a better box wins the ante 1:1 and the raise
     (2 x ante) at the pay table; a worse box loses ante and raise; a tie pushes.
+
+    Written with arithmetic on booleans only, so the same lines settle one box
+    (Python ints, the env's hot path) or millions (numpy arrays, the house-edge
+    measurement).
     """
-    box_key = np.asarray(box_key, dtype=np.int64)
-    dealer_key = np.asarray(dealer_key, dtype=np.int64)
-    raised = np.asarray(raised, dtype=bool)
-    ante = np.asarray(ante, dtype=np.int64)
     qualified = dealer_key >= QUALIFY_KEY
     win = box_key > dealer_key
     lose = box_key < dealer_key
-    raise_bet = 2 * ante
-    net = np.where(
-        ~raised,
-        -ante,
-        np.where(~qualified, ante, np.where(win, ante + raise_bet * raise_pay(box_key), np.where(lose, -ante - raise_bet, 0))),
-    )
-    result = np.where(~raised, 0, np.where(~qualified, 1, np.where(win, 2, np.where(lose, 3, 4))))
+    folded = 1 - raised
+    pay = _PAY_BY_STANDARD_CATEGORY[box_key >> TIEBREAK_BITS]
+    net = raised * (qualified * (win * (ante + 2 * ante * pay) - lose * 3 * ante) + (1 - qualified) * ante)
+    net = net - folded * ante
+    result = raised * ((1 - qualified) * 1 + qualified * (win * 2 + lose * 3 + (1 - win) * (1 - lose) * 4))
     return net, result

@@ -145,9 +145,13 @@ def parse_cards(cards: str | Iterable[int | str], suit_chars: str = STANDARD_SUI
         cards = cards.replace(",", " ").split()
     out = []
     for c in cards:
-        if isinstance(c, str):
+        if type(c) is int and 0 <= c < NUM_CARD_IDS:
+            out.append(c)
+        elif isinstance(c, str):
             out.append(parse_card(c, suit_chars))
         else:
+            if isinstance(c, bool) or not isinstance(c, int | np.integer):
+                raise ValueError(f"a card is an id 0..{NUM_CARD_IDS - 1} or text like 'As'; got {c!r}")
             ci = int(c)
             if not 0 <= ci < NUM_CARD_IDS:
                 raise ValueError(f"no card has id {ci}; ids are 0..{NUM_CARD_IDS - 1}")
@@ -172,8 +176,7 @@ class Chance:
 
     def shuffle(self, cards: Sequence[int]) -> list[int]:
         """Return ``cards`` in a new random order; index 0 is the top of the stock."""
-        order = self.rng.permutation(len(cards))
-        return [cards[i] for i in order]
+        return np.asarray(cards)[self.rng.permutation(len(cards))].tolist()
 
     def integer(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (first dealer, token holder, insertion point)."""

@@ -64,6 +64,17 @@ class Game(ABC):
 
     def __init__(self, *, seed: int | None = None, chance: Chance | None = None, **options: Any):
         self.config = self.OPTIONS.validate(options)
+        self._init(seed, chance)
+
+    @classmethod
+    def from_config(cls, config: dict, *, seed: int | None = None, chance: Chance | None = None) -> Game:
+        """A new game from a config already validated by ``OPTIONS.validate`` (skips re-validation)."""
+        game = cls.__new__(cls)
+        game.config = config
+        game._init(seed, chance)
+        return game
+
+    def _init(self, seed: int | None, chance: Chance | None) -> None:
         self.seed = seed
         self.chance = chance if chance is not None else Chance(np.random.default_rng(seed))
         self.events: list[dict] = []

@@ -124,6 +124,11 @@ class HeiferSystem(RankSystem):
             raise ValueError(f"heifer ranking takes natural cards with ids 0..51, got {list(cards)}")
         _check_distinct(cards, self.name)
         wr = self.wild_rank
+        if len(cards) >= 5 and all(c % 13 != wr for c in cards):
+            # No wild card: the standard tables give the same ranking (a royal flush is
+            # this system's top straight flush), much faster than the solver.
+            key = standard.key_of(cards)
+            return key - (1 << TIEBREAK_BITS) if key >> TIEBREAK_BITS == standard.ROYAL_FLUSH else key
         naturals, wilds = _naturals_and_wilds(cards, lambda c: c % 13 == wr)
         cat, tiebreak = best_hand(naturals, wilds, self._order, self.rules)
         return pack(self._index[cat], [r + 1 for r in tiebreak])
@@ -165,6 +170,12 @@ class PericoSystem(RankSystem):
         if any(not (0 <= c < 52 or is_joker(c)) for c in cards):
             raise ValueError(f"perico ranking takes cards of the 52-card deck and jokers, got {list(cards)}")
         _check_distinct(cards, self.name)
+        if not any(c >= 65 for c in cards):
+            # No joker: standard ranking with the joker-count nibble (7 - 0) on top of the tie-break.
+            key = standard.key_of(cards)
+            cat = key >> TIEBREAK_BITS
+            cat = self._index["royal_flush"] if cat == standard.ROYAL_FLUSH else cat
+            return (cat << TIEBREAK_BITS) | (7 << 24) | ((key & ((1 << TIEBREAK_BITS) - 1)) >> 4)
         naturals, jokers = _naturals_and_wilds(cards, is_joker)
         cat, tiebreak = best_hand(naturals, jokers, self._order, self.rules)
         return pack(self._index[cat], [7 - jokers, *(r + 1 for r in tiebreak)])

@@ -8,7 +8,6 @@ operation, fit numpy arrays for batch work, and keep sorting and equality
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import total_ordering
 
 TIEBREAK_BITS = 28  # up to seven nibbles of tie-break below the category
@@ -28,35 +27,40 @@ def category_index(key: int) -> int:
 
 
 @total_ordering
-@dataclass(frozen=True)
 class HandValue:
-    """A hand's strength under one rank system; ``<``/``==`` compare strength only."""
+    """A hand's strength under one rank system; ``<``/``==`` compare strength only.
 
-    key: int
-    category: str
-    system: str
+    A slotted class rather than a dataclass: showdowns create many of these and
+    a frozen dataclass's ``__init__`` costs several times more.
+    """
 
-    def _check(self, other: object) -> HandValue:
+    __slots__ = ("category", "key", "system")
+
+    def __init__(self, key: int, category: str, system: str):
+        self.key = key
+        self.category = category
+        self.system = system
+
+    def _other_key(self, other: object) -> int:
         if not isinstance(other, HandValue):
             return NotImplemented  # type: ignore[return-value]
         if other.system != self.system:
             raise TypeError(f"cannot compare a {self.system!r} hand with a {other.system!r} hand")
-        return other
+        return other.key
 
     def __eq__(self, other: object) -> bool:
-        o = self._check(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key == o.key
+        k = self._other_key(other)
+        return k if k is NotImplemented else self.key == k
 
     def __lt__(self, other: HandValue) -> bool:
-        o = self._check(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key < o.key
+        k = self._other_key(other)
+        return k if k is NotImplemented else self.key < k
 
     def __hash__(self) -> int:
         return hash((self.system, self.key))
+
+    def __repr__(self) -> str:
+        return f"HandValue(key={self.key:#x}, category={self.category!r}, system={self.system!r})"
 
     def __str__(self) -> str:
         return self.category.replace("_", " ")

@@ -1,0 +1,9 @@
+"""Hand evaluations/s, 5 and 7 cards, per call and in batch, beside treys, eval7, phevaluator and pokerkit:
+python benchmarks/hand_eval.py [--seconds 3]"""
+
+import sys
+
+from pokerzoo.training.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["bench", "hands", *sys.argv[1:]]))

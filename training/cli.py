@@ -1,0 +1,56 @@
+"""The ``pokerzoo`` command: ``list``, ``bench``, ``evaluate``, ``play``, ``replay``, ``train``, ``demo``.
+
+Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
+``run(args) -> int``; this file only wires them up, so a command's module can
+be imported and tested on its own and the CLI stays cheap to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help)
+COMMANDS = {
+    "list": ("pokerzoo.training.commands.list_games", "list the games, their options and agents"),
+    "bench": ("pokerzoo.training.commands.bench", "measure env agent-steps/s and hand evaluations/s"),
+    "evaluate": ("pokerzoo.training.commands.evaluate", "play a tournament between agents and report"),
+    "play": ("pokerzoo.training.commands.play", "play a game in the terminal against agents"),
+    "replay": ("pokerzoo.training.commands.replay", "replay a recorded hand history through the rules"),
+    "train": ("pokerzoo.training.commands.train", "train a MaskablePPO policy from a YAML config"),
+    "demo": ("pokerzoo.training.commands.demo", "the main demonstration (what `make demo` runs)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pokerzoo", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (module_name, help_text) in COMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # a command whose module is not installed in this build
+        p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"pokerzoo {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

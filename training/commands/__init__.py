@@ -1,0 +1,1 @@
+"""One module per ``pokerzoo`` subcommand (see ``pokerzoo.training.cli``)."""
