@@ -17,8 +17,8 @@ import numpy as np
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.envs.caribbean_stud.game import FIRST_ANTE_ACTION, FOLD, RAISE, CaribbeanView
-from pokerzoo.envs.caribbean_stud.payouts import settle
-from pokerzoo.envs.engine.cards import DECKS, RANK_OF
+from pokerzoo.envs.caribbean_stud.payouts import QUALIFY_KEY, settle
+from pokerzoo.envs.engine.cards import RANK_OF
 from pokerzoo.envs.engine.hands import standard
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS, pack
 
@@ -100,32 +100,61 @@ class RulesOfThumb(RuleAgent):
     rule = staticmethod(rules_of_thumb_batch)
 
 
-_COMBOS: dict[int, np.ndarray] = {}
+class DealerHands:
+    """Every dealer hand holding a given up card, sorted by strength, with its hidden cards as a bitmask.
 
+    Built once per up card (249,900 hands), this turns an exact-EV decision into
+    a mask test (which hands avoid the cards already seen) and a few binary
+    searches, instead of evaluating 163,185 hands each time.
+    """
 
-def _hole_combinations(pool_size: int) -> np.ndarray:
-    """Index rows of every way to choose the dealer's four hidden cards from the unseen pool."""
-    combos = _COMBOS.get(pool_size)
-    if combos is None:
-        combos = np.array(list(itertools.combinations(range(pool_size), 4)), dtype=np.int16)
-        _COMBOS[pool_size] = combos
-    return combos
+    _cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @classmethod
+    def for_up_card(cls, up: int) -> tuple[np.ndarray, np.ndarray]:
+        if up not in cls._cache:
+            others = np.array([c for c in range(52) if c != up], dtype=np.int8)
+            hidden = others[np.array(list(itertools.combinations(range(51), 4)), dtype=np.int16)]
+            hands = np.concatenate([hidden, np.full((len(hidden), 1), up, dtype=np.int8)], axis=1)
+            keys = standard.keys_batch(hands)
+            masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), hidden.astype(np.uint64)), axis=1)
+            order = np.argsort(keys, kind="stable")
+            cls._cache[up] = (keys[order], masks[order])
+        return cls._cache[up]
 
 
 def raise_ev(box: list[int], dealer_up: int, seen: list[int] = (), ante: int = 1) -> tuple[float, float]:
     """(EV of raising, EV of folding) for one box, averaged over every consistent dealer hand.
 
     The dealer's four hidden cards are any four of the cards not seen (the box,
-    the dealer's up card and earlier boxes): 163,185 hands for one box.
+    the dealer's up card and earlier boxes): 163,185 hands for one box. Hands
+    are grouped by how they settle against this box (dealer not qualified,
+    box better, tie, dealer better) and each group is settled by ``settle``.
     """
-    known = set(box) | {dealer_up} | set(seen)
-    pool = np.array([c for c in DECKS["52"].cards if c not in known], dtype=np.int8)
-    hidden = pool[_hole_combinations(len(pool))]
-    dealer = np.concatenate([hidden, np.full((len(hidden), 1), dealer_up, dtype=np.int8)], axis=1)
-    dealer_keys = standard.keys_batch(dealer)
+    keys, masks = DealerHands.for_up_card(dealer_up)
+    excluded = np.uint64(sum(1 << c for c in {*box, *seen}))
+    valid = np.cumsum((masks & excluded) == 0)
+    total = int(valid[-1])
+
+    def count_below(key: int) -> int:
+        i = int(np.searchsorted(keys, key, side="left"))
+        return int(valid[i - 1]) if i else 0
+
     box_key = standard.key_of(box)
-    net, _ = settle(box_key, dealer_keys, True, ante)
-    return float(net.mean()), float(-ante)
+    not_qualified = count_below(QUALIFY_KEY)
+    below_box = count_below(box_key)
+    up_to_box = count_below(box_key + 1)
+    groups = {  # representative dealer key -> number of consistent dealer hands settling like it
+        QUALIFY_KEY - 1: not_qualified,
+        box_key: max(up_to_box - max(below_box, not_qualified), 0),  # qualified exact ties
+        max(box_key + 1, QUALIFY_KEY): total - max(up_to_box, not_qualified),  # qualified, dealer better
+    }
+    if box_key > QUALIFY_KEY:
+        groups[QUALIFY_KEY] = below_box - not_qualified  # qualified, box better
+    rep = np.array(list(groups), dtype=np.int64)
+    net, _ = settle(box_key, rep, True, ante)
+    ev = float(np.dot(net, np.array(list(groups.values()), dtype=np.float64))) / total
+    return ev, float(-ante)
 
 
 class ExactEV(CaribbeanAgent):

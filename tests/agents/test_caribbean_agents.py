@@ -79,3 +79,20 @@ def test_scripted_agents_bet_the_smallest_ante_and_are_registered():
     for name in ("always_raise", "raise_pair_plus", "rules_of_thumb", "exact_ev", "random"):
         agent = make_agent("caribbean_stud", name, seed=1)
         assert agent.act(game.view(0), game.legal_mask(), game) in game.legal_actions()
+
+
+def _ev_by_evaluating_every_dealer_hand(box, up, seen=()):
+    known = set(box) | {up} | set(seen)
+    pool = np.array([c for c in DECKS["52"].cards if c not in known], dtype=np.int8)
+    hidden = pool[np.array(list(itertools.combinations(range(len(pool)), 4)))]
+    dealer = np.concatenate([hidden, np.full((len(hidden), 1), up, dtype=np.int8)], axis=1)
+    net, _ = settle(standard.key_of(box), standard.keys_batch(dealer), True, 1)
+    return float(net.mean())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grouped_exact_ev_equals_evaluating_every_dealer_hand(seed):
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(52).tolist()
+    box, up, seen = deck[:5], deck[5], deck[6:6 + 5 * (seed % 3)]
+    assert raise_ev(box, up, seen)[0] == pytest.approx(_ev_by_evaluating_every_dealer_hand(box, up, seen), abs=1e-12)

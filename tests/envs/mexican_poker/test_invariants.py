@@ -1,0 +1,100 @@
+"""Random play of Mexican poker through the shared invariant kit, for every player count and option."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pokerzoo.envs import mexican_poker_v0
+from pokerzoo.envs.mexican_poker import MexicanPokerGame
+from pokerzoo.envs.testing import (
+    check_clone_continuation,
+    check_determinism,
+    check_env,
+    check_hidden_information,
+    check_illegal_actions,
+    check_random_play,
+    play_random,
+)
+
+PLAYERS = range(2, 8)
+VARIANTS = [
+    {},
+    {"doubt_chips": False},
+    {"doubt_pass": True},
+    {"reward": "win"},
+    {"corner_table": "0" * 65},  # every deal (1, 7): the largest hands
+    {"corner_table": "4" * 65},  # every deal (5, 3): the largest board
+]
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_random_play_every_player_count(players):
+    decisions = check_random_play(
+        MexicanPokerGame, [{"num_players": players, **v} for v in VARIANTS], seeds=range(2)
+    )
+    assert decisions > 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 7), variant=st.sampled_from(VARIANTS))
+def test_random_play_property(seed, players, variant):
+    game = MexicanPokerGame(seed=seed, num_players=players, rounds=3, **variant)
+    total = play_random(game, np.random.default_rng(seed))
+    assert game.is_over
+    assert list(total) == list(game.total_rewards)
+    if variant.get("reward", "score") == "score":
+        assert list(total) == game.scores  # every point is paid as reward when its round is scored
+    else:
+        assert abs(total.sum()) < 1e-9  # win/loss is zero-sum
+    # Each round deals every card it needs once and all hands are played out.
+    for event in game.events:
+        if event["type"] == "score":
+            assert 1 <= sum(event["tricks"]) <= 7
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_determinism(players):
+    check_determinism(MexicanPokerGame, {"num_players": players, "rounds": 3}, seed=players)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 7))
+def test_hidden_information(seed, players):
+    moved = check_hidden_information(
+        MexicanPokerGame, {"num_players": players, "rounds": 2}, seed, samples=1, every=2
+    )
+    assert moved > 0
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_clone_continuation(players):
+    check_clone_continuation(MexicanPokerGame, {"num_players": players, "rounds": 3}, seed=100 + players)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_illegal_actions(players):
+    tried = check_illegal_actions(MexicanPokerGame, {"num_players": players, "rounds": 2}, seed=players)
+    assert tried > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 7])
+def test_pettingzoo_api_and_seed(players):
+    check_env(lambda: mexican_poker_v0.env(num_players=players, rounds=2), num_cycles=100)
+
+
+def test_determinize_redraws_face_down_predictions():
+    """While chips lie face down, a sampled world must not keep the real values (nor their history)."""
+    game = MexicanPokerGame(seed=4, num_players=4)
+    token = game.token
+    game.apply(6)  # the token holder's secret prediction
+    viewer = (token + 1) % 4
+    rng = np.random.default_rng(0)
+    worlds = [game.determinize(viewer, rng) for _ in range(30)]
+    values = {w.predictions[token] for w in worlds}
+    assert len(values) > 1
+    assert all(w.history[-1] == w.predictions[token] for w in worlds)
+    assert all(w.view(viewer) == game.view(viewer) for w in worlds)
+    own = game.determinize(token, rng)
+    assert own.predictions[token] == 6  # the player's own chip is known to it
