@@ -12,6 +12,7 @@ bets the smallest ante, since each loses money per ante on average.
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
 
 import numpy as np
 
@@ -31,7 +32,11 @@ def _keys(box_cards: np.ndarray) -> np.ndarray:
 
 
 def _is_ace_king_high(keys: np.ndarray, ranks_desc: np.ndarray) -> np.ndarray:
-    return ((keys >> TIEBREAK_BITS) == standard.HIGH_CARD) & (ranks_desc[:, 0] == ACE) & (ranks_desc[:, 1] == KING)
+    return (
+        ((keys >> TIEBREAK_BITS) == standard.HIGH_CARD)
+        & (ranks_desc[:, 0] == ACE)
+        & (ranks_desc[:, 1] == KING)
+    )
 
 
 def always_raise_batch(box_cards: np.ndarray, dealer_up: np.ndarray) -> np.ndarray:
@@ -108,7 +113,7 @@ class DealerHands:
     searches, instead of evaluating 163,185 hands each time.
     """
 
-    _cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    _cache: ClassVar[dict[int, tuple[np.ndarray, np.ndarray]]] = {}
 
     @classmethod
     def for_up_card(cls, up: int) -> tuple[np.ndarray, np.ndarray]:

@@ -37,6 +37,7 @@ each a public method so that reports and composites can mix them
 from __future__ import annotations
 
 import numpy as np
+
 from pokerzoo.agents.base import Agent, random_legal
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.mexican_poker.actions import (

@@ -70,7 +70,9 @@ def env_hands_per_second(hands: int, seed: int) -> float:
     return hands / (time.perf_counter() - start)
 
 
-def stratified_raise_rate(rng: np.random.Generator, n: int, decks: np.ndarray, exact_raise: np.ndarray) -> dict:
+def stratified_raise_rate(
+    rng: np.random.Generator, n: int, decks: np.ndarray, exact_raise: np.ndarray
+) -> dict:
     """exact_ev's raise rate, sampling only the Ace-King-high hands where the decision varies.
 
     On the exact_ev deals it raised every pair or better and folded everything
@@ -84,8 +86,9 @@ def stratified_raise_rate(rng: np.random.Generator, n: int, decks: np.ndarray, e
     ace_king = (keys >= SYSTEM.ACE_KING_MIN) & (keys < PAIR_KEY)
     pair_plus = keys >= PAIR_KEY
     consistent = bool(exact_raise[pair_plus].all() and not exact_raise[~pair_plus & ~ace_king].any())
-    all_hands = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 5)),
-                            dtype=np.int8).reshape(-1, 5)
+    all_hands = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(52), 5)), dtype=np.int8
+    ).reshape(-1, 5)
     all_keys = standard.keys_batch(all_hands)
     p_pair_plus = float((all_keys >= PAIR_KEY).mean())
     p_ace_king = float(((all_keys >= SYSTEM.ACE_KING_MIN) & (all_keys < PAIR_KEY)).mean())
@@ -113,8 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000_000)
     parser.add_argument("--exact-hands", type=int, default=20_000)
-    parser.add_argument("--ace-king-hands", type=int, default=50_000,
-                        help="Ace-King-high deals for the stratified estimate of exact_ev's raise rate")
+    parser.add_argument(
+        "--ace-king-hands",
+        type=int,
+        default=50_000,
+        help="Ace-King-high deals for the stratified estimate of exact_ev's raise rate",
+    )
     parser.add_argument("--chunk", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=None)
@@ -151,17 +158,19 @@ def main() -> None:
     rows = []
     for name in names:
         s = stats[name]
-        rows.append({
-            "strategy": name,
-            "return_per_ante": s.mean,
-            "ci95": s.half_width,
-            "hands": s.n,
-            "raise_rate": raise_counts[name] / s.n,
-            "diff_vs_rules_of_thumb": diffs[name].mean,
-            "diff_ci95": diffs[name].half_width,
-            "seconds": seconds[name],
-            "hands_per_s": s.n / seconds[name],
-        })
+        rows.append(
+            {
+                "strategy": name,
+                "return_per_ante": s.mean,
+                "ci95": s.half_width,
+                "hands": s.n,
+                "raise_rate": raise_counts[name] / s.n,
+                "diff_vs_rules_of_thumb": diffs[name].mean,
+                "diff_ci95": diffs[name].half_width,
+                "seconds": seconds[name],
+                "hands_per_s": s.n / seconds[name],
+            }
+        )
 
     if args.exact_hands:
         decks = np.concatenate(exact_decks)
@@ -187,29 +196,34 @@ def main() -> None:
         g.add(ev_gain)
         e_exact.add(ev_exact)
         e_rot.add(ev_rot)
-        rows.append({
-            "strategy": "exact_ev",
-            "return_per_ante": s.mean,
-            "ci95": s.half_width,
-            "hands": s.n,
-            "raise_rate": float(exact_raise.mean()),
-            "diff_vs_rules_of_thumb": d.mean,
-            "diff_ci95": d.half_width,
-            "expected_gain_vs_rules_of_thumb": g.mean,
-            "expected_gain_ci95": g.half_width,
-            "expected_return_per_ante": e_exact.mean,
-            "expected_return_ci95": e_exact.half_width,
-            "rules_of_thumb_expected_return_per_ante": e_rot.mean,
-            "rules_of_thumb_expected_return_ci95": e_rot.half_width,
-            "seconds": elapsed,
-            "hands_per_s": s.n / elapsed,
-        })
+        rows.append(
+            {
+                "strategy": "exact_ev",
+                "return_per_ante": s.mean,
+                "ci95": s.half_width,
+                "hands": s.n,
+                "raise_rate": float(exact_raise.mean()),
+                "diff_vs_rules_of_thumb": d.mean,
+                "diff_ci95": d.half_width,
+                "expected_gain_vs_rules_of_thumb": g.mean,
+                "expected_gain_ci95": g.half_width,
+                "expected_return_per_ante": e_exact.mean,
+                "expected_return_ci95": e_exact.half_width,
+                "rules_of_thumb_expected_return_per_ante": e_rot.mean,
+                "rules_of_thumb_expected_return_ci95": e_rot.half_width,
+                "seconds": elapsed,
+                "hands_per_s": s.n / elapsed,
+            }
+        )
 
     if args.exact_hands and args.ace_king_hands:
         rows[-1].update(stratified_raise_rate(rng, args.ace_king_hands, decks, exact_raise))
 
     env_rate = env_hands_per_second(20_000, args.seed)
-    header = "| strategy | return per ante | 95% CI | hands | raise rate | paired diff vs rules_of_thumb | seconds | hands/s |"
+    header = (
+        "| strategy | return per ante | 95% CI | hands | raise rate | paired diff vs rules_of_thumb "
+        "| seconds | hands/s |"
+    )
     lines = [header, "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
@@ -220,8 +234,8 @@ def main() -> None:
     for r in rows:
         if "expected_gain_vs_rules_of_thumb" in r:
             lines.append(
-                f"\nOn the {r['hands']:,} exact_ev deals, the expected return of each decision given the cards seen "
-                f"(enumerated over every dealer hand, which removes the dealer-card noise):\n"
+                f"\nOn the {r['hands']:,} exact_ev deals, the expected return of each decision given the "
+                f"cards seen (enumerated over every dealer hand):\n"
                 f"- exact_ev: {r['expected_return_per_ante']:+.6f} ± {r['expected_return_ci95']:.6f} per ante\n"
                 f"- rules_of_thumb: {r['rules_of_thumb_expected_return_per_ante']:+.6f} ± "
                 f"{r['rules_of_thumb_expected_return_ci95']:.6f} per ante\n"
@@ -231,23 +245,29 @@ def main() -> None:
     for r in rows:
         if "stratified_raise_rate" in r:
             lines.append(
-                f"\nexact_ev's raise rate, stratified ({args.ace_king_hands:,} Ace-King-high deals; it raised every pair "
-                f"or better and folded everything below Ace-King on the deals above: "
+                f"\nexact_ev's raise rate, stratified ({args.ace_king_hands:,} Ace-King-high deals; it raised "
+                f"every pair or better and folded everything below Ace-King on the deals above: "
                 f"{r['raises_all_pairs_and_folds_below_ace_king']}): {r['stratified_raise_rate']:.4%} ± "
-                f"{r['stratified_raise_rate_ci95']:.4%} (raises {r['raise_rate_given_ace_king']:.2%} of Ace-King-high hands)"
+                f"{r['stratified_raise_rate_ci95']:.4%} (raises {r['raise_rate_given_ace_king']:.2%} of "
+                f"Ace-King-high hands)"
             )
     lines.append(f"\nThrough the wrapped AEC env (rules_of_thumb agent, one box): {env_rate:,.0f} hands/s")
-    lines.append(f"\nCommand: python benchmarks/caribbean_house_edge.py --hands {args.hands} "
-                 f"--exact-hands {args.exact_hands} --ace-king-hands {args.ace_king_hands} --seed {args.seed}")
+    lines.append(
+        f"\nCommand: python benchmarks/caribbean_house_edge.py --hands {args.hands} "
+        f"--exact-hands {args.exact_hands} --ace-king-hands {args.ace_king_hands} --seed {args.seed}"
+    )
     table = "\n".join(lines)
     (out / "results.md").write_text(table + "\n")
     with open(out / "results.csv", "w", newline="") as f:
-        fields = sorted({k for r in rows for k in r}, key=lambda k: list(rows[-1]).index(k) if k in rows[-1] else 99)
+        fields = sorted(
+            {k for r in rows for k in r}, key=lambda k: list(rows[-1]).index(k) if k in rows[-1] else 99
+        )
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         w.writerows(rows)
-    (out / "results.json").write_text(json.dumps({"rows": rows, "env_hands_per_s": env_rate, **vars(args)},
-                                                 default=str, indent=2))
+    (out / "results.json").write_text(
+        json.dumps({"rows": rows, "env_hands_per_s": env_rate, **vars(args)}, default=str, indent=2)
+    )
     print(table)
     print(f"\nresults in {out}")
 

@@ -16,6 +16,7 @@ import argparse
 import time
 
 import numpy as np
+
 from pokerzoo.envs.engine.hands.exact import ILLEGAL, classify
 from pokerzoo.envs.mexican_poker import MexicanPokerGame
 from pokerzoo.envs.mexican_poker.actions import BOARD_SHIFT, COMBO_BITS, FIRST_COMBO, NUM_ACTIONS

@@ -46,4 +46,3 @@ def make(name: str, *, wrapped: bool = True, **config: Any):
 def game_class(name: str):
     """The rules class behind an env, for tools that work on ``Game`` objects directly."""
     return env_module(name).raw_env.game_class
-

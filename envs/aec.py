@@ -63,7 +63,9 @@ class PokerzooAECEnv(AECEnv):
         low, high = self._observation_bounds(probe)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=low, high=high, shape=(probe.observation_size,), dtype=np.float32),
+                "observation": spaces.Box(
+                    low=low, high=high, shape=(probe.observation_size,), dtype=np.float32
+                ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
             }
         )
@@ -178,15 +180,24 @@ class PokerzooAECEnv(AECEnv):
 def make_raw_env(game_class: type[Game], name: str, doc: str | None = None) -> type[PokerzooAECEnv]:
     """The bare AEC env class of one game (``raw_env`` in its ``<name>.py`` module)."""
     metadata = {**PokerzooAECEnv.metadata, "name": name}
-    return type("raw_env", (PokerzooAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc})
+    return type(
+        "raw_env", (PokerzooAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc}
+    )
 
 
 # Attributes read several times per step through every wrapper layer. PettingZoo's
 # BaseWrapper forwards them with __getattr__, which runs only after a failed normal
 # lookup; with three layers that failure path cost more than a whole game step.
 # Plain properties forward the same values at a fraction of the cost.
-_HOT_ATTRIBUTES = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
-                   "_cumulative_rewards")
+_HOT_ATTRIBUTES = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
 
 
 def _forwarding(wrapper_class: type, guard_before_reset: bool = False) -> type:

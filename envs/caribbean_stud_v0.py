@@ -8,7 +8,7 @@ Arguments (``caribbean_stud_v0.env(**options)``):
 | option         | default | allowed          | meaning                                                      |
 |----------------|---------|------------------|--------------------------------------------------------------|
 | `boxes`        | 1       | 1..3             | boxes per hand, each with its own ante and decision          |
-| `ante_choices` | `(1,)`  | distinct ints ≥1 | antes allowed per box; with more than one the agent picks each box's ante before the deal |
+| `ante_choices` | `(1,)`  | distinct ints ≥1 | antes allowed per box; with several, each box's ante is picked first |
 | `num_hands`    | 1       | 1..10^7          | hands per episode, the deck reshuffled every hand            |
 | `render_mode`  | None    | "ansi", "human"  | text rendering                                               |
 

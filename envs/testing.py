@@ -64,13 +64,17 @@ def play_random(
         where = _where(game, game.seed, step)
         if check:
             player = game.current_player
-            assert player is not None and 0 <= player < game.num_players, f"bad current player {player}{where}"
+            assert player is not None and 0 <= player < game.num_players, (
+                f"bad current player {player}{where}"
+            )
             check_cards_conserved(game, where)
         if on_step is not None:
             on_step(game, step)
         legal = np.flatnonzero(game.legal_mask())
         if check:
-            assert legal.size, f"{game.NAME}: player {game.current_player} must act but has no legal action{where}"
+            assert legal.size, (
+                f"{game.NAME}: player {game.current_player} must act but has no legal action{where}"
+            )
         game.apply(int(rng.choice(legal)))
         rewards = game.take_rewards()
         if check:
@@ -177,8 +181,12 @@ def check_clone_continuation(game_class: type[Game], config: dict, seed: int) ->
     for how, other in copies.items():
         for a in actions[cut:]:
             other.apply(a)
-        assert other.events == game.events, f"{game_class.NAME}: {how} diverged from the original (seed {seed})"
-        assert np.array_equal(other.total_rewards, game.total_rewards), f"{game_class.NAME}: {how} rewards differ"
+        assert other.events == game.events, (
+            f"{game_class.NAME}: {how} diverged from the original (seed {seed})"
+        )
+        assert np.array_equal(other.total_rewards, game.total_rewards), (
+            f"{game_class.NAME}: {how} rewards differ"
+        )
         assert other.is_over == game.is_over
 
 
@@ -216,7 +224,9 @@ def check_illegal_actions(game_class: type[Game], config: dict, seed: int, *, ev
                 assert "legal" in str(exc), f"{g.NAME}: error does not name the legal actions: {exc}"
                 assert exc.legal, f"{g.NAME}: IllegalActionError.legal is empty"
             else:
-                raise AssertionError(f"{g.NAME}: illegal action {action!r} was accepted{_where(g, seed, step)}")
+                raise AssertionError(
+                    f"{g.NAME}: illegal action {action!r} was accepted{_where(g, seed, step)}"
+                )
             assert _snapshot(g) == before, f"{g.NAME}: state changed by illegal action {action!r}"
             tried += 1
 

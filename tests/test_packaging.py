@@ -14,7 +14,11 @@ def test_editable_install_imports_from_the_source_tree():
     import pokerzoo.envs
     import pokerzoo.training
 
-    for module, folder in ((pokerzoo.envs, "envs"), (pokerzoo.agents, "agents"), (pokerzoo.training, "training")):
+    for module, folder in (
+        (pokerzoo.envs, "envs"),
+        (pokerzoo.agents, "agents"),
+        (pokerzoo.training, "training"),
+    ):
         assert Path(module.__file__).resolve().parent == ROOT / folder
 
 
@@ -24,8 +28,16 @@ def test_code_imports_only_the_pokerzoo_namespace():
         for path in (ROOT / folder).rglob("*.py"):
             for line in path.read_text().splitlines():
                 stripped = line.strip()
-                if stripped.startswith(("from envs", "import envs", "from agents", "import agents",
-                                        "from training", "import training")):
+                if stripped.startswith(
+                    (
+                        "from envs",
+                        "import envs",
+                        "from agents",
+                        "import agents",
+                        "from training",
+                        "import training",
+                    )
+                ):
                     offenders.append(f"{path.relative_to(ROOT)}: {stripped}")
     assert not offenders, offenders
 
@@ -38,7 +50,18 @@ def test_engine_has_no_pettingzoo_import():
 def test_regular_wheel_install_works(tmp_path):
     """Build the wheel, then import a game from it with the editable install out of the way."""
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
     )

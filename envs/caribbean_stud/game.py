@@ -48,7 +48,9 @@ class CaribbeanStudGame(Game):
     NAME = "caribbean_stud"
     BIDDING_PHASES = frozenset({"ante", "decide"})
     OPTIONS = OptionSet(
-        Option("boxes", 1, "boxes played per hand, each with its own ante and decision", kind=int, low=1, high=3),
+        Option(
+            "boxes", 1, "boxes played per hand, each with its own ante and decision", kind=int, low=1, high=3
+        ),
         Option(
             "ante_choices",
             (1,),
@@ -56,7 +58,14 @@ class CaribbeanStudGame(Game):
             kind=(int, list, tuple),
             convert=_ante_choices,
         ),
-        Option("num_hands", 1, "hands per episode (the deck is reshuffled every hand)", kind=int, low=1, high=10_000_000),
+        Option(
+            "num_hands",
+            1,
+            "hands per episode (the deck is reshuffled every hand)",
+            kind=int,
+            low=1,
+            high=10_000_000,
+        ),
     )
 
     def _setup(self) -> None:
@@ -133,7 +142,8 @@ class CaribbeanStudGame(Game):
         dealer_key = SYSTEM.key(self.dealer)
         box_keys = [SYSTEM.key(cards) for cards in self.box_cards]
         settled = [
-            settle(key, dealer_key, d == RAISE, ante) for key, d, ante in zip(box_keys, self.decisions, self.antes)
+            settle(key, dealer_key, d == RAISE, ante)
+            for key, d, ante in zip(box_keys, self.decisions, self.antes)
         ]
         net = [int(n) for n, _ in settled]
         self.last_outcome = {
@@ -225,7 +235,9 @@ class CaribbeanStudGame(Game):
 
     def render(self, viewer: int | None = None) -> str:
         v = self.view(0)
-        lines = [f"Caribbean stud — hand {min(v.hand_number + 1, v.num_hands)}/{v.num_hands}, phase {v.phase}"]
+        lines = [
+            f"Caribbean stud — hand {min(v.hand_number + 1, v.num_hands)}/{v.num_hands}, phase {v.phase}"
+        ]
         lines.append(f"Dealer: {format_cards([v.dealer_up]) if v.dealer_up >= 0 else '--'} (+4 face down)")
         for b in range(v.boxes):
             cards = format_cards(v.box_cards[b]) if v.box_cards[b] else "(not seen yet)"

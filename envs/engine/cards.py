@@ -130,7 +130,9 @@ def parse_card(text: str, suit_chars: str = STANDARD_SUIT_CHARS) -> int:
     if len(t) == 3 and t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2:
-        raise ValueError(f"cannot read card {text!r}: expected rank+suit like 'As', 'Th' or a joker 'RJ'/'BJ'")
+        raise ValueError(
+            f"cannot read card {text!r}: expected rank+suit like 'As', 'Th' or a joker 'RJ'/'BJ'"
+        )
     rank_ch, suit_ch = t[0].upper(), t[1].lower()
     if rank_ch not in RANK_CHARS:
         raise ValueError(f"cannot read card {text!r}: rank {t[0]!r} is not one of {RANK_CHARS}")

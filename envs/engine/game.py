@@ -136,6 +136,14 @@ class Game(ABC):
         view and the tests can check that a view does not depend on hidden cards.
         """
 
+    def public_action_name(self, action: int, viewer: int) -> str:
+        """How the current player's ``action`` is announced to ``viewer`` before it is applied.
+
+        Games with secret decisions (Mexican poker's predictions) override this so
+        that narrations and logs shown to a player never reveal them.
+        """
+        return self.action_name(action)
+
     def render(self, viewer: int | None = None) -> str:
         """Text of the table as ``viewer`` sees it (None: the current player)."""
         return repr(self)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from itertools import combinations, product
 
 import numpy as np
+
 from pokerzoo.envs.engine.hands.exact import classify
 from pokerzoo.envs.mexican_poker.actions import BOARD_SHIFT, COMBO_ACTION, NUM_ACTIONS
 

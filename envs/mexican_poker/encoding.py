@@ -40,6 +40,7 @@ prediction of 6 plus a doubt), hence the score scale.
 from __future__ import annotations
 
 import numpy as np
+
 from pokerzoo.envs.engine.hands.exact import CATEGORIES
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.mexican_poker.actions import BOARD_SLOTS, HAND_SLOTS, NUM_PREDICTIONS

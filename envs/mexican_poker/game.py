@@ -21,6 +21,7 @@ the token moves one seat clockwise.
 from __future__ import annotations
 
 import numpy as np
+
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, Chance, format_card
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.hands.exact import CATEGORIES, classify
@@ -334,6 +335,12 @@ class MexicanPokerGame(Game):
 
     def encode(self, view: MexicanView) -> np.ndarray:
         return encoding.encode(view)
+
+    def public_action_name(self, action: int, viewer: int) -> str:
+        """Predictions stay secret until everyone has predicted: others only see that a chip was placed."""
+        if self._phase == "predict" and not self.is_over and viewer != self.current_player:
+            return "places a prediction (secret until all have predicted)"
+        return self.action_name(action)
 
     def action_name(self, action: int) -> str:
         if 0 <= action < NUM_PREDICTIONS:

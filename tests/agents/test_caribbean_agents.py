@@ -94,5 +94,7 @@ def _ev_by_evaluating_every_dealer_hand(box, up, seen=()):
 def test_grouped_exact_ev_equals_evaluating_every_dealer_hand(seed):
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52).tolist()
-    box, up, seen = deck[:5], deck[5], deck[6:6 + 5 * (seed % 3)]
-    assert raise_ev(box, up, seen)[0] == pytest.approx(_ev_by_evaluating_every_dealer_hand(box, up, seen), abs=1e-12)
+    box, up, seen = deck[:5], deck[5], deck[6 : 6 + 5 * (seed % 3)]
+    assert raise_ev(box, up, seen)[0] == pytest.approx(
+        _ev_by_evaluating_every_dealer_hand(box, up, seen), abs=1e-12
+    )

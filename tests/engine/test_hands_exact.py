@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, parse_cards
 from pokerzoo.envs.engine.hands import evaluate, evaluate_batch, get_system
 from pokerzoo.envs.engine.hands.exact import (

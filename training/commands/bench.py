@@ -47,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
         for name in tqdm(args.games, desc="envs", unit="game"):
             rows += env_speed_rows([name], args.seconds, references=False)
         table = markdown_table(rows, ["env", "wrapped", "raw", "game"])
-        print("Agent-steps/s, uniformly random legal play, one process\n(wrapped = env(), raw = raw_env(), "
-              "game = the bare rules without observations)\n")
+        print(
+            "Agent-steps/s, uniformly random legal play, one process\n(wrapped = env(), raw = raw_env(), "
+            "game = the bare rules without observations)\n"
+        )
         print(table + "\n")
         _write(out, "env_speed", rows, table)
     if args.what in ("all", "hands"):

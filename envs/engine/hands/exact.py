@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, format_cards
 from pokerzoo.envs.engine.hands.systems import RankSystem
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS, pack

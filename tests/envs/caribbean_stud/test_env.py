@@ -95,7 +95,7 @@ def test_raw_env_raises_on_illegal_actions_and_keeps_state():
     env = caribbean_stud_v0.raw_env(ante_choices=[1, 2])
     env.reset(seed=1)
     before = env.view("player_0")
-    with pytest.raises(ValueError, match="illegal action 0 \\(fold\\).*legal now: 2:ante 1, 3:ante 2"):
+    with pytest.raises(ValueError, match=r"illegal action 0 \(fold\).*legal now: 2:ante 1, 3:ante 2"):
         env.step(0)
     assert env.view("player_0") == before and not env.terminations["player_0"]
 
@@ -103,5 +103,5 @@ def test_raw_env_raises_on_illegal_actions_and_keeps_state():
 def test_bad_render_mode_and_options_fail_before_anything_is_built():
     with pytest.raises(ValueError, match="render_mode='rgb_array'"):
         caribbean_stud_v0.raw_env(render_mode="rgb_array")
-    with pytest.raises(ValueError, match="boxes=0 is out of range; expected int in 1..3"):
+    with pytest.raises(ValueError, match=r"boxes=0 is out of range; expected int in 1\.\.3"):
         make("caribbean_stud_v0", boxes=0)

@@ -77,7 +77,12 @@ def test_boxes_are_decided_in_order_and_seen_only_from_their_turn():
     assert v.dealer_up == parse_cards("2d")[0]
     game.apply(RAISE)
     v = game.view(0)
-    assert v.box == 1 and v.box_cards[0] and v.box_cards[1] == tuple(parse_cards(boxes[1])) and v.box_cards[2] == ()
+    assert (
+        v.box == 1
+        and v.box_cards[0]
+        and v.box_cards[1] == tuple(parse_cards(boxes[1]))
+        and v.box_cards[2] == ()
+    )
     game.apply(FOLD)
     game.apply(RAISE)
     # box 1: pair of aces beats A-K: +3; box 2 folded: -1; box 3: 9-high loses to A-K: -3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from pokerzoo.agents.base import CompositeAgent, RandomAgent
 from pokerzoo.agents.mexican_poker import AGENTS, MexicanHeuristicAgent, play_out, strongest_first
 from pokerzoo.agents.registry import agent_names, make_agent

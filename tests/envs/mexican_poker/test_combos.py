@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from pokerzoo.envs.engine.hands.exact import ILLEGAL, classify
 from pokerzoo.envs.mexican_poker.actions import (
     ALL_HAND_BITS,

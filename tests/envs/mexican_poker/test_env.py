@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+
 from pokerzoo.envs import make, mexican_poker_v0
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, ScriptedChance, format_card, parse_cards
 from pokerzoo.envs.mexican_poker import MexicanPokerGame, encoding

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from pokerzoo.envs import mexican_poker_v0
 from pokerzoo.envs.mexican_poker import MexicanPokerGame
 from pokerzoo.envs.testing import (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, ScriptedChance, parse_cards
 from pokerzoo.envs.engine.game import IllegalActionError
 from pokerzoo.envs.engine.options import ConfigError

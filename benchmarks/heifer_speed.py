@@ -1,0 +1,123 @@
+"""Breed the Heifer speed: hand keys (generic solver vs the game's ranker), equity-agent decisions, env steps.
+
+    python benchmarks/heifer_speed.py [--seconds 2] [--players 2 5]
+
+Figures are per process and only comparable within one run (machines are
+noisy); the env rows use the same loop as ``pokerzoo bench``. Besides wall
+time the CPU time of the process is shown, which is steadier on a shared
+machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from pokerzoo.agents.breed_the_heifer import CallingStationAgent, EquityAgent
+from pokerzoo.envs import breed_the_heifer_v0
+from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
+from pokerzoo.envs.breed_the_heifer.ranking import HeiferRanker
+from pokerzoo.envs.engine.hands import get_system
+
+
+def _timed(fn, seconds: float) -> tuple[float, float]:
+    """(units per wall second, units per CPU second) of repeated ``fn()`` calls returning units."""
+    done, wall, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall < seconds:
+        done += fn()
+    return done / (time.perf_counter() - wall), done / (time.process_time() - cpu)
+
+
+def hand_keys(seconds: float) -> None:
+    rng = np.random.default_rng(0)
+    hands = [(rng.permutation(52)[:7].tolist(), int(rng.integers(-1, 13))) for _ in range(20_000)]
+    systems = {w: get_system("heifer", wild_rank=None if w < 0 else w) for w in range(-1, 13)}
+    fresh = HeiferRanker()
+
+    def generic() -> int:
+        for cards, w in hands[:2000]:
+            systems[w].key(cards)
+        return 2000
+
+    cold_wall = time.perf_counter()
+    for cards, w in hands:
+        fresh.key(cards, w)
+    cold = len(hands) / (time.perf_counter() - cold_wall)
+
+    def warm() -> int:
+        for cards, w in hands:
+            fresh.key(cards, w)
+        return len(hands)
+
+    print("7-card heifer keys/s (wall, cpu)")
+    print(f"  generic solver (hands.wild)   {_fmt(_timed(generic, seconds))}")
+    print(f"  ranker, first sight           {cold:>10,.0f}")
+    print(f"  ranker, memo warm             {_fmt(_timed(warm, seconds))}")
+
+
+def _fmt(rates: tuple[float, float]) -> str:
+    return f"{rates[0]:>10,.0f} {rates[1]:>10,.0f}"
+
+
+def equity_decisions(players: int, seconds: float) -> None:
+    agents = [EquityAgent(seed=1)] + [CallingStationAgent(seed=2) for _ in range(players - 1)]
+    counter = iter(range(10**9))
+
+    def hand() -> int:
+        g = BreedTheHeiferGame(seed=next(counter), num_players=players)
+        decisions = 0
+        while not g.is_over:
+            p = g.current_player
+            a = agents[p].act(g.view(p), g.legal_mask(), g)
+            decisions += p == 0
+            g.apply(a)
+        return decisions
+
+    print(f"equity decisions/s, {players} players (vs calling stations)  {_fmt(_timed(hand, seconds))}")
+
+
+def _episodes(env, rng: np.random.Generator):
+    """A function playing one random episode of ``env`` per call (the ``pokerzoo bench`` loop)."""
+
+    def episode() -> int:
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+        env.reset()
+        return steps
+
+    return episode
+
+
+def env_steps(players: int, seconds: float) -> None:
+    for label, make in (("raw", breed_the_heifer_v0.raw_env), ("wrapped", breed_the_heifer_v0.env)):
+        env = make(num_players=players)
+        env.reset(seed=0)
+        episode = _episodes(env, np.random.default_rng(0))
+        _timed(episode, min(1.0, seconds))  # warm the memo tables
+        print(f"env agent-steps/s, {players} players, {label:<7} {_fmt(_timed(episode, seconds))}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 5])
+    args = parser.parse_args()
+    print("(columns: per wall second, per CPU second of this process)")
+    hand_keys(args.seconds)
+    for n in args.players:
+        equity_decisions(n, args.seconds)
+    for n in args.players:
+        env_steps(n, args.seconds)
+
+
+if __name__ == "__main__":
+    main()

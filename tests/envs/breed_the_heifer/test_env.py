@@ -1,0 +1,169 @@
+"""Breed the Heifer through the shared invariant kit, chip conservation, the AEC env and its observation."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokerzoo.envs import breed_the_heifer_v0, make
+from pokerzoo.envs.breed_the_heifer import encoding
+from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame, HeiferView
+from pokerzoo.envs.engine.betting import BET, CALL, CHECK
+from pokerzoo.envs.engine.cards import ScriptedChance, format_card, parse_cards
+from pokerzoo.envs.testing import (
+    check_clone_continuation,
+    check_determinism,
+    check_env,
+    check_hidden_information,
+    check_illegal_actions,
+    check_random_play,
+    play_random,
+)
+
+WILD_PAIRS = ("same_player", "any_player")
+CONFIGS = [{"num_players": n, "wild_pairs": w} for n in range(2, 8) for w in WILD_PAIRS]
+
+
+def _id(config: dict) -> str:
+    return "-".join(f"{v}" for v in config.values())
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_random_play_invariants(config):
+    short = {**config, "stacks": [4 + 5 * i for i in range(config["num_players"])], "num_hands": 4}
+    assert check_random_play(BreedTheHeiferGame, [config, short], range(12)) > 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_determinism_hidden_information_clone_and_illegal_actions(config):
+    check_determinism(BreedTheHeiferGame, config, 21)
+    assert check_hidden_information(BreedTheHeiferGame, config, 22, samples=1, every=2) > 0
+    check_clone_continuation(BreedTheHeiferGame, config, 23)
+    assert check_illegal_actions(BreedTheHeiferGame, config, 24, every=2) > 0
+
+
+def _chip_check(game: BreedTheHeiferGame, step: int) -> None:
+    b = game.betting
+    assert sum(b.stacks) + b.pot == game.chip_total, f"chips not conserved at step {step} (seed {game.seed})"
+    assert min(b.stacks) >= 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    n=st.integers(2, 7),
+    wild_pairs=st.sampled_from(WILD_PAIRS),
+    short=st.booleans(),
+    double_ace_flush=st.booleans(),
+)
+def test_chips_are_conserved_in_every_random_game(seed, n, wild_pairs, short, double_ace_flush):
+    rng = np.random.default_rng(seed)
+    stacks = [int(s) for s in rng.integers(1, 25, size=n)] if short else 100
+    game = BreedTheHeiferGame(
+        seed=seed,
+        num_players=n,
+        wild_pairs=wild_pairs,
+        stacks=stacks,
+        num_hands=5 if short else 1,
+        double_ace_flush=double_ace_flush,
+    )
+    total = play_random(game, rng, on_step=_chip_check)
+    assert total.sum() == 0 and np.array_equal(total, game.total_rewards)
+    assert sum(game.stacks) == game.chip_total
+    for settle in (e for e in game.events if e["type"] == "settle"):
+        assert sum(p["net"] for p in settle["players"]) == 0
+        assert sum(p["amount"] for p in settle["pots"]) == sum(p["won"] for p in settle["players"])
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"num_players": 2}, {"num_players": 5, "wild_pairs": "any_player"}, {"num_players": 7}],
+    ids=_id,
+)
+def test_pettingzoo_api_and_seed(config):
+    check_env(lambda: breed_the_heifer_v0.env(**config), num_cycles=60)
+
+
+def test_pettingzoo_api_with_side_pots_and_several_hands():
+    check_env(
+        lambda: breed_the_heifer_v0.env(num_players=4, stacks=[6, 12, 3, 40], num_hands=5), num_cycles=60
+    )
+
+
+def test_fast_view_equals_the_dataclass_view():
+    g = BreedTheHeiferGame(seed=2, num_players=4)
+    for p in range(4):
+        v = g.view(p)
+        assert type(v) is HeiferView and HeiferView(**vars(v)) == v
+        assert {f.name for f in dataclasses.fields(HeiferView)} == set(vars(v))
+
+
+def test_observation_layout():
+    # Dealer 2 of 3, so p0 is dealt first: p0 2c 3d / 7s, p1 4c 5d / Kd, p2 6c 8d / 9s.
+    stock = parse_cards("2c 4c 6c 3d 5d 8d 7s Kd 9s")
+    g = BreedTheHeiferGame(chance=ScriptedChance(shuffles=[stock], integers=[2]), num_players=3)
+    layout = encoding.Layout(3)
+    assert g.observation_size == layout.size == 52 + 156 + 20 + 24 + 16
+    obs = g.observe(1)
+    assert obs.dtype == np.float32 and obs.shape == (layout.size,) and obs.min() >= 0 and obs.max() <= 1
+    own_down = parse_cards("4c 5d")
+    assert set(np.flatnonzero(obs[:52])) == set(own_down)
+    # Up cards relative to the observer (p1): k=0 p1's Kd, k=1 p2's 9s, k=2 p0's 7s.
+    for k, card in enumerate(parse_cards("Kd 9s 7s")):
+        assert np.flatnonzero(obs[52 + 52 * k : 104 + 52 * k]).tolist() == [card]
+    assert not obs[layout.wild : layout.wild + 14].any()  # nothing wild, no pair pending
+    assert obs[layout.street] == 1 and obs[layout.street + 1 : layout.over + 1].sum() == 0
+    s, t, n = layout.seats, layout.table, 3
+    assert obs[s] == pytest.approx(99 / 300)  # own stack / chips at the table
+    assert obs[s + 2 * n] == pytest.approx(1 / 300)  # own ante
+    assert obs[s + 5 * n + 1] == 1  # the dealer (seat 2) sits one seat after p1
+    assert obs[s + 6 * n + 2] == 1 and obs[s + 7 * n + 2] == 1  # p0 opens and acts: two seats after p1
+    assert obs[t] == pytest.approx(3 / 300) and obs[t + 5] == 1  # pot; p1's K-5-4 is high card
+    assert obs[t + 15] == 1
+    g.apply(BET)
+    obs = g.observe(1)
+    assert obs[s + n + 2] == pytest.approx(2 / 16)  # p0's bet / (4 bets of the largest size, 4)
+    assert obs[t + 1] == pytest.approx(2 / 16) and obs[t + 3] == pytest.approx(1 / 4)
+    assert obs[s + 7 * n] == 1  # p1 to act
+
+
+def test_observation_shows_the_wild_and_pending_pair():
+    # p0's 7s 7h pair is pending after p0's 4th-street card; p1's Jc breeds jacks.
+    stock = parse_cards("2c 4c 6c 3d 5d 8d 7s Kd 9s 7h Jc Qh")
+    g = BreedTheHeiferGame(chance=ScriptedChance(shuffles=[stock], integers=[2]), num_players=3)
+    layout = encoding.Layout(3)
+    while g.street < 4:
+        g.apply(CHECK if g.legal_mask()[CHECK] else CALL)
+    obs = g.observe(2)
+    assert np.flatnonzero(obs[layout.wild : layout.wild + 14]).tolist() == [9]  # J, nothing pending
+    assert obs[layout.street + 1] == 1
+
+
+def test_env_render_and_outcome_in_infos():
+    env = make("breed_the_heifer_v0", num_players=3, render_mode="ansi")
+    env.reset(seed=4)
+    text = env.render()
+    agent = env.agent_selection
+    me = int(agent.split("_")[1])
+    assert "3rd street" in text and f"-> P{me}" in text and "##" in text
+    assert "legal: check, bet to 2" in text
+    while env.agents:
+        obs, _, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        env.step(CALL if mask[CALL] else CHECK)
+    out = info["outcome"]
+    assert out["showdown"] and len(out["players"]) == 3 and sum(p["net"] for p in out["players"]) == 0
+
+
+def test_render_hides_other_players_down_cards():
+    g = BreedTheHeiferGame(seed=9, num_players=4)
+    text = g.render(viewer=2)
+    for p in (0, 1, 3):
+        assert all(format_card(card) not in text for card in g.down[p])
+        assert all(format_card(card) in text for card in g.up[p])
+    assert all(format_card(card) in text for card in g.down[2])
