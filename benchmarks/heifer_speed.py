@@ -3,9 +3,8 @@
     python benchmarks/heifer_speed.py [--seconds 2] [--players 2 5]
 
 Figures are per process and only comparable within one run (machines are
-noisy); the env rows use the same loop as ``pokerzoo bench``. Besides wall
-time the CPU time of the process is shown, which is steadier on a shared
-machine.
+noisy); the env rows use ``pokerzoo bench``'s loop. Besides wall time the CPU
+time of the process is shown, which is steadier on a shared machine.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from pokerzoo.envs import breed_the_heifer_v0
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.ranking import HeiferRanker
 from pokerzoo.envs.engine.hands import get_system
+from pokerzoo.training.benchmarks import aec_steps_per_second
 
 
 def _timed(fn, seconds: float) -> tuple[float, float]:
@@ -78,32 +78,12 @@ def equity_decisions(players: int, seconds: float) -> None:
     print(f"equity decisions/s, {players} players (vs calling stations)  {_fmt(_timed(hand, seconds))}")
 
 
-def _episodes(env, rng: np.random.Generator):
-    """A function playing one random episode of ``env`` per call (the ``pokerzoo bench`` loop)."""
-
-    def episode() -> int:
-        steps = 0
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
-        env.reset()
-        return steps
-
-    return episode
-
-
 def env_steps(players: int, seconds: float) -> None:
     for label, make in (("raw", breed_the_heifer_v0.raw_env), ("wrapped", breed_the_heifer_v0.env)):
-        env = make(num_players=players)
-        env.reset(seed=0)
-        episode = _episodes(env, np.random.default_rng(0))
-        _timed(episode, min(1.0, seconds))  # warm the memo tables
-        print(f"env agent-steps/s, {players} players, {label:<7} {_fmt(_timed(episode, seconds))}")
+        aec_steps_per_second(make(num_players=players), min(1.0, seconds))  # warm the memo tables
+        wall = aec_steps_per_second(make(num_players=players), seconds, clock="wall")
+        cpu = aec_steps_per_second(make(num_players=players), seconds, clock="cpu")
+        print(f"env agent-steps/s, {players} players, {label:<7} {_fmt((wall, cpu))}")
 
 
 def main() -> None:

@@ -16,19 +16,26 @@ import numpy as np
 
 from pokerzoo.envs.engine.cards import format_card
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
-def _rate(fn: Callable[[], int], seconds: float) -> float:
-    """Run ``fn`` (which returns how many units it did) repeatedly for ``seconds``; units/s."""
-    done, start = 0, time.perf_counter()
+
+def _rate(fn: Callable[[], int], seconds: float, clock: str = "wall") -> float:
+    """Run ``fn`` (which returns how many units it did) repeatedly for ``seconds``; units/s.
+
+    ``clock="cpu"`` counts this process's CPU time instead of wall time, which is
+    steadier on a machine shared with other jobs.
+    """
+    now = CLOCKS[clock]
+    done, start = 0, now()
     while True:
         done += fn()
-        elapsed = time.perf_counter() - start
+        elapsed = now() - start
         if elapsed >= seconds:
             return done / elapsed
 
 
 # ---------------------------------------------------------------- environments
-def aec_steps_per_second(env, seconds: float = 2.0, seed: int = 0) -> float:
+def aec_steps_per_second(env, seconds: float = 2.0, seed: int = 0, clock: str = "wall") -> float:
     """Agent-steps/s of uniformly random legal play through an AEC env (``env.last()`` every step)."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
@@ -46,10 +53,12 @@ def aec_steps_per_second(env, seconds: float = 2.0, seed: int = 0) -> float:
         env.reset()
         return steps
 
-    return _rate(episode, seconds)
+    return _rate(episode, seconds, clock)
 
 
-def game_steps_per_second(game_cls, config: dict, seconds: float = 2.0, seed: int = 0) -> float:
+def game_steps_per_second(
+    game_cls, config: dict, seconds: float = 2.0, seed: int = 0, clock: str = "wall"
+) -> float:
     """Decisions/s of random legal play on the bare ``Game`` (no env, no observation)."""
     rng = np.random.default_rng(seed)
     counter = iter(range(10**9))
@@ -61,10 +70,10 @@ def game_steps_per_second(game_cls, config: dict, seconds: float = 2.0, seed: in
             game.apply(int(legal[rng.integers(legal.size)]))
         return len(game.history)
 
-    return _rate(episode, seconds)
+    return _rate(episode, seconds, clock)
 
 
-def rlcard_steps_per_second(name: str = "uno", seconds: float = 2.0, seed: int = 0) -> float:
+def rlcard_steps_per_second(name: str = "uno", seconds: float = 2.0, seed: int = 0, clock: str = "wall") -> float:
     import rlcard
 
     env = rlcard.make(name, config={"seed": seed})
@@ -79,10 +88,12 @@ def rlcard_steps_per_second(name: str = "uno", seconds: float = 2.0, seed: int =
             steps += 1
         return steps
 
-    return _rate(episode, seconds)
+    return _rate(episode, seconds, clock)
 
 
-def openspiel_steps_per_second(name: str = "oh_hell", seconds: float = 2.0, seed: int = 0) -> float:
+def openspiel_steps_per_second(
+    name: str = "oh_hell", seconds: float = 2.0, seed: int = 0, clock: str = "wall"
+) -> float:
     """OpenSpiel (C++) random play, building the acting player's observation (or info-state) tensor per step."""
     import pyspiel
 
@@ -110,13 +121,25 @@ def openspiel_steps_per_second(name: str = "oh_hell", seconds: float = 2.0, seed
             steps += 1
         return steps
 
-    return _rate(episode, seconds)
+    return _rate(episode, seconds, clock)
 
 
-def env_speed_rows(games: Iterable[str], seconds: float = 2.0, references: bool = True) -> list[dict]:
-    """One row per env: wrapped and raw agent-steps/s (and bare-game decisions/s for pokerzoo)."""
+def env_speed_rows(
+    games: Iterable[str],
+    seconds: float = 2.0,
+    references: bool = True,
+    clock: str = "wall",
+    config: dict | None = None,
+) -> list[dict]:
+    """One row per env: wrapped and raw agent-steps/s (and bare-game decisions/s for pokerzoo).
+
+    ``config`` holds options applied to every pokerzoo game measured (e.g.
+    ``{"num_players": 4}``); each env runs one short warm-up first so lazily
+    built tables are not timed.
+    """
     from pokerzoo.envs import env_module
 
+    config = config or {}
     rows = []
     if references:
         from pettingzoo.classic import texas_holdem_v4
@@ -124,27 +147,31 @@ def env_speed_rows(games: Iterable[str], seconds: float = 2.0, references: bool 
         rows.append(
             {
                 "env": "pettingzoo texas_holdem_v4",
-                "wrapped": aec_steps_per_second(texas_holdem_v4.env(), seconds),
-                "raw": aec_steps_per_second(texas_holdem_v4.raw_env(), seconds),
+                "wrapped": aec_steps_per_second(texas_holdem_v4.env(), seconds, clock=clock),
+                "raw": aec_steps_per_second(texas_holdem_v4.raw_env(), seconds, clock=clock),
             }
         )
         with contextlib.suppress(ImportError):
-            rows.append({"env": "rlcard uno (raw game loop)", "raw": rlcard_steps_per_second("uno", seconds)})
+            rows.append(
+                {"env": "rlcard uno (raw game loop)", "raw": rlcard_steps_per_second("uno", seconds, clock=clock)}
+            )
         with contextlib.suppress(ImportError):
             rows.append(
                 {
                     "env": "openspiel oh_hell (C++, info-state tensor)",
-                    "raw": openspiel_steps_per_second("oh_hell", seconds),
+                    "raw": openspiel_steps_per_second("oh_hell", seconds, clock=clock),
                 }
             )
+    label = "".join(f" {k}={v}" for k, v in config.items())
     for name in games:
         module = env_module(name)
+        aec_steps_per_second(module.raw_env(**config), min(seconds, 0.5), clock=clock)  # warm-up
         rows.append(
             {
-                "env": f"pokerzoo {module.raw_env.metadata['name']}",
-                "wrapped": aec_steps_per_second(module.env(), seconds),
-                "raw": aec_steps_per_second(module.raw_env(), seconds),
-                "game": game_steps_per_second(module.raw_env.game_class, {}, seconds),
+                "env": f"pokerzoo {module.raw_env.metadata['name']}{label}",
+                "wrapped": aec_steps_per_second(module.env(**config), seconds, clock=clock),
+                "raw": aec_steps_per_second(module.raw_env(**config), seconds, clock=clock),
+                "game": game_steps_per_second(module.raw_env.game_class, config, seconds, clock=clock),
             }
         )
     return rows
@@ -251,7 +278,7 @@ def _per_call(fn: Callable, hands: list[list[int]], spread: bool = False) -> Cal
     return loop
 
 
-def hand_eval_rows(n_hands: int = 100_000, seconds: float = 1.5, seed: int = 0) -> list[dict]:
+def hand_eval_rows(n_hands: int = 100_000, seconds: float = 1.5, seed: int = 0, clock: str = "wall") -> list[dict]:
     """Evaluations/s per call and in batch, for 5 and 7 cards, pokerzoo and references.
 
     Columns: ``key`` is the fast path games use (``standard.key5`` / ``key_of``, an int
@@ -270,15 +297,15 @@ def hand_eval_rows(n_hands: int = 100_000, seconds: float = 1.5, seed: int = 0) 
             fast = _per_call(standard.key5, as_lists, spread=True)
         else:
             fast = _per_call(standard.key_of, as_lists)
-        row["pokerzoo key (per call)"] = _rate(fast, seconds)
-        row["pokerzoo evaluate() (per call)"] = _rate(_per_call(evaluate, as_lists[: n_hands // 10]), seconds)
+        row["pokerzoo key (per call)"] = _rate(fast, seconds, clock)
+        row["pokerzoo evaluate() (per call)"] = _rate(_per_call(evaluate, as_lists[: n_hands // 10]), seconds, clock)
         evaluate_batch(hands[:10])  # build the tables outside the timing
-        row["pokerzoo batch (numpy)"] = n_hands * _rate(_per_call(evaluate_batch, [hands]), seconds)
+        row["pokerzoo batch (numpy)"] = n_hands * _rate(_per_call(evaluate_batch, [hands]), seconds, clock)
         for name, loop in _reference_evaluators(hands[: n_hands // 4]).items():
-            row[name] = _rate(loop, seconds)
+            row[name] = _rate(loop, seconds, clock)
         heifer = get_system("heifer", wild_rank=3)
         wild_hands = as_lists[: n_hands // 20]
-        row["pokerzoo heifer wild (per call)"] = _rate(_per_call(heifer.key, wild_hands), seconds)
+        row["pokerzoo heifer wild (per call)"] = _rate(_per_call(heifer.key, wild_hands), seconds, clock)
         rows.append(row)
     return rows
 

@@ -20,6 +20,10 @@ def available():
     return names
 
 
+def test_every_registered_game_is_installed():
+    assert available() == list(ENV_NAMES)
+
+
 def test_unknown_game_is_named():
     with pytest.raises(ValueError, match="unknown game 'poker'; available: caribbean_stud_v0"):
         make("poker")

@@ -20,6 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", nargs="*", default=list(ENV_NAMES), help="games to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per row and column")
     parser.add_argument("--no-references", action="store_true", help="skip the reference libraries")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="count wall time or this process's CPU time"
+    )
+    parser.add_argument(
+        "--config", nargs="*", default=[], metavar="KEY=VALUE", help="options for every game measured"
+    )
     parser.add_argument("--out", type=Path, default=None, help="run folder (default runs/bench_<time>)")
 
 
@@ -37,15 +43,17 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pokerzoo.training.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
+    from pokerzoo.training.evaluate import parse_config_pairs
 
     out = args.out or Path("runs") / f"bench_{time.strftime('%Y%m%d_%H%M%S')}"
     out.mkdir(parents=True, exist_ok=True)
     if args.what in ("all", "envs"):
         rows = []
+        config = parse_config_pairs(args.config)
         if not args.no_references:
-            rows += env_speed_rows([], args.seconds, references=True)
+            rows += env_speed_rows([], args.seconds, references=True, clock=args.clock)
         for name in tqdm(args.games, desc="envs", unit="game"):
-            rows += env_speed_rows([name], args.seconds, references=False)
+            rows += env_speed_rows([name], args.seconds, references=False, clock=args.clock, config=config)
         table = markdown_table(rows, ["env", "wrapped", "raw", "game"])
         print(
             "Agent-steps/s, uniformly random legal play, one process\n(wrapped = env(), raw = raw_env(), "
@@ -54,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(table + "\n")
         _write(out, "env_speed", rows, table)
     if args.what in ("all", "hands"):
-        rows = hand_eval_rows(seconds=args.seconds / 2)
+        rows = hand_eval_rows(seconds=args.seconds / 2, clock=args.clock)
         table = markdown_table(rows)
         print("Hand evaluations/s (one call per hand, or one numpy batch)\n")
         print(table + "\n")
