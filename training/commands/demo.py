@@ -1,12 +1,24 @@
-"""The main demonstration (``make demo``): a duplicate-deal evaluation of the agents of every game.
+"""The main demonstration (``make demo``): train a policy for a few minutes, then evaluate it with the baselines.
 
-For every registered game whose rules and agents are installed, all its
-scripted agents (and ``random``) play a duplicate-deal tournament, and the
-report table is printed. The number of deals per game is chosen to fit a
-time budget (--budget seconds per game, default 30), measured on a few pilot
-deals and scaled by the number of workers, so the whole demo stays within a
-few minutes on two cores; --games fixes it instead. Reports are written to
-``runs/demo/<game>/``.
+``pokerzoo demo`` (what ``make demo`` runs):
+
+1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Caribbean
+   stud, about five minutes on two cores) into ``--out/<game>-train-TIME``;
+   the run writes its logs, checkpoints, learning curve and report there like
+   any ``pokerzoo train`` run;
+2. plays one duplicate-deal tournament through the evaluation harness: the
+   policy shipped in ``training/policies/<game>/`` (``ppo``), the fresh one
+   (``policy:RUN``) and the game's scripted baselines on the same deals, and
+   prints the table with the paired differences and their 95% intervals.
+   ``--games N`` sets the deals (default 20,000 for one-seat games, 100 otherwise).
+
+``pokerzoo demo --scripted`` instead evaluates the scripted agents (and the
+shipped policies) of every installed game, without training: for every game
+all its agents play a duplicate-deal tournament and the report table is
+printed. The number of deals per game is chosen to fit a time budget
+(--budget seconds per game, default 30), measured on a few pilot deals and
+scaled by the number of workers; --games fixes it instead, --only picks
+games. Reports are written to ``--out/<game>/``.
 
 The pilot runs against a deadline (a third of the budget): when not even
 its first deal finishes, the agent that spent the most time per decision is left out
@@ -35,6 +47,8 @@ from pokerzoo.training.evaluate import (
     run_tournament,
 )
 
+DEFAULT_GAME = "caribbean_stud"
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 MIN_DEALS, MAX_DEALS = 4, 20_000
 PILOT_SHARE = 1 / 3  # of the budget, at most, for the pilot deals
 PILOT_DEALS, PILOT_STEADY_SECONDS = 6, 1.0  # pilot: up to 6 deals, or 1 s of steady play after the first
@@ -47,25 +61,46 @@ DEMO_OPTIONS: dict[str, dict] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, metavar="N", help="deals per game (default: fit --budget)")
+    parser.add_argument(
+        "--scripted",
+        action="store_true",
+        help="no training: evaluate the scripted agents and shipped policies of every installed game",
+    )
+    parser.add_argument("--game", default=DEFAULT_GAME, help=f"game to train (default {DEFAULT_GAME})")
+    parser.add_argument("--config", metavar="YAML", help="training config (default configs/<game>/demo.yaml)")
+    parser.add_argument("--timesteps", type=int, metavar="N", help="learner steps (default: the config's)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="deals of the tournament (training demo: default 20000 for one-seat games, 100 otherwise; "
+        "--scripted: per game, default: fit --budget)",
+    )
     parser.add_argument(
         "--budget",
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="time per game when --games is not given (default 30)",
+        help="--scripted: time per game when --games is not given (default 30)",
     )
-    parser.add_argument("--only", nargs="+", metavar="GAME", help="only these games")
+    parser.add_argument("--only", nargs="+", metavar="GAME", help="--scripted: only these games")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
-    parser.add_argument("--out", default="runs/demo", metavar="DIR", help="report folder (default runs/demo)")
+    parser.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
 
 
 def demo_agents(game: str) -> list[str] | None:
-    """The agents the demo compares on ``game``, or None when the game or its agents are not installed yet."""
-    from pokerzoo.agents.registry import agent_names
+    """The agents the demo compares on ``game``, or None when the game or its agents are not installed yet.
 
-    return agent_names(game) if game in installed_games() else None
+    Every scripted agent, ``random``, and the policies shipped for the game.
+    """
+    from pokerzoo.agents.registry import agent_names
+    from pokerzoo.training.policy_agent import shipped_policies
+
+    if game not in installed_games():
+        return None
+    return [*shipped_policies(game), *agent_names(game)]
 
 
 class PilotTimeout(Exception):
@@ -135,6 +170,11 @@ def fit_deals(t: Tournament, budget: float, workers: int) -> tuple[int, float, l
 
 
 def run(args: argparse.Namespace) -> int:
+    return run_scripted(args) if args.scripted else run_training(args)
+
+
+def run_scripted(args: argparse.Namespace) -> int:
+    """The evaluation of every installed game's agents (``--scripted``)."""
     from pokerzoo.training.evaluate import env_name
 
     names = [env_name(g) for g in args.only] if args.only else list(ENV_NAMES)
@@ -176,8 +216,63 @@ def run(args: argparse.Namespace) -> int:
         print(f"not evaluated (rules or agents not installed yet, or too slow): {', '.join(skipped)}")
     if not done:
         raise ValueError("no game could be evaluated: none of them has its rules and agents installed")
+    print(f"demo: {len(done)} game(s) evaluated in {time.perf_counter() - start:.0f} s; reports in {args.out}/<game>/")
+    return 0
+
+
+# --------------------------------------------------------------------------- the training demo
+def training_baselines(env_name: str) -> list[str]:
+    """The scripted agents the training demo compares with: all the game's, but the slow searchers."""
+    from pokerzoo.agents.registry import agent_names
+
+    slow = {"exact_ev", "pimc"}  # per-decision enumeration or search: minutes per thousand deals
+    return [a for a in agent_names(env_name) if a not in slow]
+
+
+def run_training(args: argparse.Namespace) -> int:
+    """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
+    from pokerzoo.envs import game_class
+    from pokerzoo.training.evaluate import env_name
+    from pokerzoo.training.policy_agent import shipped_policies
+    from pokerzoo.training.train import Trainer, load_config
+
+    name = env_name(args.game)
+    short = name.removesuffix("_v0")
+    config = Path(args.config) if args.config else CONFIG_DIR / short / "demo.yaml"
+    if not config.is_file():
+        raise FileNotFoundError(f"no demo config {config}; give one with --config")
+    if args.timesteps is not None and args.timesteps < 1:
+        raise ValueError(f"--timesteps must be a positive integer, got {args.timesteps}")
+    cfg = load_config(config, {} if args.timesteps is None else {"total_timesteps": args.timesteps})
+    out = Path(args.out, f"{short}-train-{time.strftime('%Y%m%d-%H%M%S')}")
+    start = time.perf_counter()
+    print(f"# 1. training {cfg['name']}: {cfg['total_timesteps']:,} steps of {name} into {out}", flush=True)
+    trainer = Trainer(cfg, out, progress=None if args.progress else False)
+    trainer.train()
+    tp = trainer.throughput()
     print(
-        f"demo: {len(done)} game(s) evaluated in {time.perf_counter() - start:.0f} s; "
-        f"reports in {args.out}/<game>/"
+        f"trained in {tp['wall_seconds']:.0f} s; env steps/s while collecting "
+        f"{tp['env_steps_per_second_collecting']}; training report: {out / 'final' / 'report.md'}",
+        flush=True,
     )
+
+    agents = list(shipped_policies(name))
+    if not agents:
+        print(f"(no policy shipped for {name} in training/policies/{short}/)")
+    agents.append(f"policy:{out}")
+    agents += training_baselines(name)
+    one_seat = game_class(name)(seed=0).num_players == 1
+    deals = args.games or (20_000 if one_seat else 100)
+    print(f"\n# 2. evaluation: {', '.join(agents)}; {deals:,} duplicate deals", flush=True)
+    t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed)
+    result = run_tournament(t, workers=args.workers, progress=None if args.progress else False)
+    summary = report.summarize(result)
+    report.write_all(result, out / "demo_evaluation", summary)
+    print(report.markdown(summary), flush=True)
+    hint = (
+        f"play against the house yourself: pokerzoo play {short}"
+        if one_seat
+        else f"play against it: pokerzoo play {short} --opponents policy:{out}"
+    )
+    print(f"demo done in {time.perf_counter() - start:.0f} s; the fresh policy is policy:{out}; {hint}")
     return 0

@@ -1,0 +1,459 @@
+"""The trainer: config validation, a tiny run end to end, exact resume (simulated and after SIGKILL), the CLI.
+
+The runs here are tiny (a few thousand learner steps, envs in-process) so the
+module stays fast; they check the machinery (files, numbers carried across a
+resume bit for bit, reports), not learning. Learning is measured by the
+shipped policies' reports (docs/training.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from pokerzoo.envs.engine.options import ConfigError
+from pokerzoo.training.evaluate import installed_games
+from pokerzoo.training.train import Trainer, load_config, rng_preserved, truncate_csv
+
+GAMES = installed_games()
+CARIBBEAN = "caribbean_stud_v0"
+# A multi-player game for the self-play checks (its opponents' state must survive a resume).
+LEAGUE_GAME = next((g for g in ("perico_v0", "breed_the_heifer_v0", "mexican_poker_v0") if g in GAMES), CARIBBEAN)
+LEAGUE_OPTIONS = {"mexican_poker_v0": {"rounds": 2}}.get(LEAGUE_GAME, {})
+
+
+def tiny(game: str = CARIBBEAN, **changes) -> dict:
+    cfg = {
+        "game": game,
+        "options": LEAGUE_OPTIONS if game == LEAGUE_GAME else {},
+        "seed": 3,
+        "total_timesteps": 1024,
+        "n_envs": 4,
+        "vec_env": "dummy",
+        "checkpoint_every": 256,
+        "keep_checkpoints": 20,
+        "ppo": {
+            "n_steps": 32,
+            "batch_size": 64,
+            "n_epochs": 2,
+            "net_arch": [16],
+            "learning_rate": {"start": 1e-3, "end": 1e-4},
+            "ent_coef": {"start": 0.02, "end": 0.0},
+        },
+        "eval": {"every": 512, "deals": 6, "baselines": ["random"], "final_deals": 8, "final_workers": 1},
+    }
+    if game != CARIBBEAN:
+        cfg["opponents"] = {"scripted": {"random": 1.0}, "self_play": 1.0, "snapshot_every": 256}
+    for key, value in changes.items():
+        node = cfg
+        parts = key.split("__")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return cfg
+
+
+def policy_params(path: Path) -> dict[str, np.ndarray]:
+    from pokerzoo.training.policy_agent import load_model
+
+    model = load_model(path)
+    return {k: v.detach().numpy().copy() for k, v in model.policy.state_dict().items()}
+
+
+def assert_same_params(a: Path, b: Path) -> None:
+    pa, pb = policy_params(a), policy_params(b)
+    assert pa.keys() == pb.keys()
+    for k in pa:
+        np.testing.assert_array_equal(pa[k], pb[k], err_msg=f"parameter {k} differs")
+
+
+def csv_rows(path: Path, drop_prefix: tuple[str, ...] = ("time/",)) -> list[dict]:
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return [{k: v for k, v in r.items() if not k.startswith(drop_prefix)} for r in rows]
+
+
+# --------------------------------------------------------------------------- config
+def test_config_defaults_and_overrides():
+    cfg = load_config(tiny(), {"ppo.n_epochs": 3, "eval.deals": 9})
+    assert cfg["ppo"]["n_epochs"] == 3 and cfg["eval"]["deals"] == 9
+    assert cfg["game"] == CARIBBEAN and cfg["name"] == CARIBBEAN
+    assert cfg["ppo"]["learning_rate"] == {"start": 1e-3, "end": 1e-4}
+    assert cfg["opponents"]["scripted"] == {"random": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"epochs": 3}, "unknown option epochs"),
+        ({"ppo__n_step": 3}, "section ppo: unknown option n_step"),
+        ({"ppo__gamma": 1.5}, "gamma=1.5 is out of range"),
+        ({"ppo__activation": "gelu"}, "activation='gelu' is not allowed"),
+        ({"ppo__net_arch": [0]}, "layer sizes"),
+        ({"ppo__ent_coef": {"start": 0.1}}, "schedule"),
+        ({"ppo__batch_size": 4096}, "batch_size 4096 exceeds a rollout"),
+        ({"options": {"boxs": 2}}, "options: unknown option boxs"),
+        ({"eval__baselines": ["nobody"]}, "agent 'nobody'"),
+        ({"opponents__scripted": {"random": -1}}, "weight"),
+        ({"opponents__scripted": {"random(depth=2)": 1}}, "opponents: agent 'random\\(depth=2\\)'"),
+        ({"vec_env": "threads"}, "vec_env='threads'"),
+        ({"game": "go_fish"}, "unknown game 'go_fish'"),
+    ],
+)
+def test_bad_configs_are_named(changes, message):
+    with pytest.raises((ConfigError, ValueError), match=message):
+        load_config(tiny(**changes))
+
+
+def test_config_file_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="not found"):
+        load_config(tmp_path / "missing.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(bad)
+    no_game = tmp_path / "no_game.yaml"
+    no_game.write_text("seed: 1\n")
+    with pytest.raises(ConfigError, match="'game' is required"):
+        load_config(no_game)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(Path(__file__).parents[2].joinpath("configs").glob("*/*.yaml")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_shipped_configs_are_valid(path):
+    game = path.parent.name
+    if f"{game}_v0" not in GAMES:
+        pytest.skip(f"{game} is not installed")
+    cfg = load_config(path)
+    assert cfg["game"] == f"{game}_v0"
+
+
+# --------------------------------------------------------------------------- a tiny run
+@pytest.fixture(scope="module")
+def league_run(tmp_path_factory):
+    """An uninterrupted tiny self-play run (the reference of the resume tests)."""
+    run = tmp_path_factory.mktemp("league") / "run"
+    report = Trainer(load_config(tiny(LEAGUE_GAME)), run, progress=False).train()
+    return run, report
+
+
+def test_tiny_run_writes_logs_checkpoints_and_a_report(league_run):
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs import game_class
+    from pokerzoo.training.evaluate import play_game
+
+    run, report = league_run
+    for name in (
+        "config.yaml",
+        "progress.csv",
+        "evals.csv",
+        "final/policy.zip",
+        "final/report.md",
+        "final/report.json",
+        "final/learning_curve.png",
+        "final/config.yaml",
+    ):
+        assert (run / name).is_file(), name
+    assert any((run / "tb").iterdir())
+    progress = csv_rows(run / "progress.csv", ())
+    assert [int(r["time/total_timesteps"]) for r in progress] == list(range(128, 1025, 128))
+    assert all(float(r["time/collect_steps_per_s"]) > 0 for r in progress)
+    evals = csv_rows(run / "evals.csv")
+    assert [int(r["timesteps"]) for r in evals] == [512]
+    if LEAGUE_GAME != CARIBBEAN:
+        assert len(list((run / "snapshots").glob("*.zip"))) == 3  # at 256, 512, 768 (1024 is the end)
+    assert report["throughput"]["timesteps"] == 1024
+    assert report["final"][0]["baseline"] == "random" and report["final"][0]["deals"] == 8
+    text = (run / "final" / "report.md").read_text()
+    assert "paired difference" in text and "learning_curve.png" in text
+    # The final policy plays as an agent, by run folder.
+    agent = make_agent(LEAGUE_GAME, f"policy:{run}")
+    game = game_class(LEAGUE_GAME)(seed=0, **LEAGUE_OPTIONS)
+    n = game.num_players
+    play_game(game, [agent] + [make_agent(LEAGUE_GAME, "random", seed=s) for s in range(1, n)])
+    assert game.is_over
+    assert agent.meta["game"] == LEAGUE_GAME and agent.meta["timesteps"] == 1024
+
+
+def test_resume_from_a_mid_run_checkpoint_gives_the_same_run(league_run, tmp_path):
+    """Simulated kill right after the checkpoint at step 512: the resumed run ends bit-for-bit the same."""
+    run, _ = league_run
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    shutil.rmtree(copy / "final")
+    for ckpt in (copy / "checkpoints").iterdir():
+        if ckpt.is_dir() and int(ckpt.name.split("_")[1]) > 512:
+            shutil.rmtree(ckpt)
+    (copy / "checkpoints" / "latest").write_text(f"step_{512:012d}\n")
+    for extra in (copy / "snapshots").glob("*.zip"):  # the killed run had not made these yet
+        if int(extra.stem.split("_")[1]) > 512:
+            extra.unlink()
+    trainer = Trainer.resume(copy, progress=False)
+    trainer.train()
+    assert_same_params(run / "final" / "policy.zip", copy / "final" / "policy.zip")
+    assert csv_rows(copy / "progress.csv") == csv_rows(run / "progress.csv")
+    assert csv_rows(copy / "evals.csv", ("seconds",)) == csv_rows(run / "evals.csv", ("seconds",))
+    assert trainer.state["resumes"] == 1
+
+
+def test_resume_after_sigkill_continues_from_the_checkpoint(league_run, tmp_path):
+    """A real kill (SIGKILL) of `pokerzoo train` after its first checkpoint, then a resume: the same
+    final policy and logs as the uninterrupted run of the same config."""
+    reference, _ = league_run
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(tiny(LEAGUE_GAME)))
+    killed = tmp_path / "killed"
+    cmd = [
+        sys.executable,
+        "-m",
+        "pokerzoo.training.cli",
+        "train",
+        str(config),
+        "--out",
+        str(killed),
+        "--no-progress",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    latest = killed / "checkpoints" / "latest"
+    deadline = time.monotonic() + 600
+    while not latest.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert latest.exists(), f"no checkpoint before the kill: {proc.stderr.read().decode()[-2000:]}"
+    if (killed / "final").exists():
+        pytest.skip("the run finished before it could be killed (machine too fast for this test)")
+    stopped_at = latest.read_text().strip()
+    assert stopped_at != f"step_{1024:012d}"
+
+    trainer = Trainer.resume(killed, progress=False)
+    assert trainer._resume_from.name == stopped_at
+    trainer.train()
+    assert_same_params(reference / "final" / "policy.zip", killed / "final" / "policy.zip")
+    assert csv_rows(killed / "progress.csv") == csv_rows(reference / "progress.csv")
+
+
+@pytest.mark.slow
+def test_a_checkpoint_resumes_exactly_in_worker_processes(tmp_path):
+    """Checkpoint of an in-process run at step 256, resumed with the envs in two worker processes:
+    the env states travel through the workers and the run ends exactly like the uninterrupted one."""
+    a = tmp_path / "a"
+    Trainer(load_config(tiny(total_timesteps=512, eval__every=0)), a, progress=False).train()
+    b = tmp_path / "b"
+    shutil.copytree(a, b)
+    shutil.rmtree(b / "final")
+    shutil.rmtree(b / "checkpoints" / f"step_{512:012d}")
+    (b / "checkpoints" / "latest").write_text(f"step_{256:012d}\n")
+    cfg = yaml.safe_load((b / "config.yaml").read_text())
+    cfg.update(vec_env="subproc", workers=2)
+    (b / "config.yaml").write_text(yaml.safe_dump(cfg))
+    Trainer.resume(b, progress=False).train()
+    assert_same_params(a / "final" / "policy.zip", b / "final" / "policy.zip")
+
+
+def test_a_finished_run_is_not_overwritten(league_run):
+    run, _ = league_run
+    with pytest.raises(ValueError, match="--resume"):
+        Trainer(load_config(tiny(LEAGUE_GAME)), run, progress=False).train()
+
+
+# --------------------------------------------------------------------------- helpers
+def test_rng_preserved_restores_the_global_generators():
+    import random
+
+    import torch
+
+    np.random.seed(0)
+    torch.manual_seed(0)
+    random.seed(0)
+    expected = (np.random.random(), torch.rand(1).item(), random.random())
+    np.random.seed(0)
+    torch.manual_seed(0)
+    random.seed(0)
+    with rng_preserved():
+        np.random.random(5)
+        torch.rand(5)
+        random.random()
+    assert (np.random.random(), torch.rand(1).item(), random.random()) == expected
+
+
+def test_truncate_csv_keeps_rows_up_to_the_checkpoint(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("a,step\n1,100\n2,200\n3,300\n")
+    truncate_csv(path, "step", 200)
+    assert path.read_text().splitlines() == ["a,step", "1,100", "2,200"]
+    truncate_csv(tmp_path / "missing.csv", "step", 1)  # nothing to do
+
+
+# --------------------------------------------------------------------------- the command
+def test_cli_train_and_errors(tmp_path, capsys):
+    from pokerzoo.training.cli import main
+
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump(tiny(total_timesteps=256, checkpoint_every=0, eval__every=0)))
+    out = tmp_path / "run"
+    assert (
+        main(
+            [
+                "train",
+                str(config),
+                "--out",
+                str(out),
+                "--timesteps",
+                "128",
+                "--set",
+                "ppo.n_epochs=1",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "paired difference" in text and f"policy:{out}" in text
+    saved = yaml.safe_load((out / "config.yaml").read_text())
+    assert saved["total_timesteps"] == 128 and saved["ppo"]["n_epochs"] == 1
+    assert "pokerzoo train" in (out / "commands.txt").read_text()
+    # Resuming a finished run to a longer total continues it.
+    assert main(["train", "--resume", str(out), "--timesteps", "256", "--no-progress"]) == 0
+    assert yaml.safe_load((out / "config.yaml").read_text())["total_timesteps"] == 256
+    assert "--resume" in (out / "commands.txt").read_text()
+    capsys.readouterr()
+    assert main(["train"]) == 2
+    assert "give a config file" in capsys.readouterr().err
+    assert main(["train", str(config), "--resume", str(out)]) == 2
+    assert main(["train", str(tmp_path / "none.yaml")]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["train", "--resume", str(tmp_path)]) == 2
+    assert "not a training run folder" in capsys.readouterr().err
+
+
+def test_demo_trains_then_compares_with_the_baselines(tmp_path, capsys):
+    from pokerzoo.training.cli import main
+    from pokerzoo.training.commands import demo
+
+    config = tmp_path / "demo.yaml"
+    config.write_text(yaml.safe_dump(tiny(total_timesteps=256, checkpoint_every=0, eval__every=0)))
+    assert (
+        main(
+            [
+                "demo",
+                "--config",
+                str(config),
+                "--games",
+                "30",
+                "--workers",
+                "1",
+                "--out",
+                str(tmp_path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    run = next(tmp_path.glob("caribbean_stud-train-*"))
+    assert f"policy:{run}" in out and "rules_of_thumb" in out and "Paired differences" in out
+    assert (run / "demo_evaluation" / "report.md").is_file() and (run / "final" / "policy.zip").is_file()
+    assert "exact_ev" not in demo.training_baselines(CARIBBEAN)
+    # The scripted evaluation of every game is still there, shipped policies included.
+    assert (
+        main(
+            [
+                "demo",
+                "--scripted",
+                "--only",
+                "caribbean_stud",
+                "--games",
+                "5",
+                "--workers",
+                "1",
+                "--out",
+                str(tmp_path / "scripted"),
+            ]
+        )
+        == 0
+    )
+    assert "rules_of_thumb" in capsys.readouterr().out
+    assert (tmp_path / "scripted" / CARIBBEAN / "report.md").is_file()
+
+
+def test_docs_describe_every_config_key():
+    from pokerzoo.training import train
+
+    doc = (Path(__file__).parents[2] / "docs" / "training.md").read_text()
+    for options in (train.TOP, train.OPPONENTS, train.PPO, train.EVAL):
+        for name, *_ in options.describe():
+            assert f"`{name}`" in doc, f"docs/training.md does not describe config key {name}"
+
+
+def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path, monkeypatch):
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.training import policy_agent
+    from pokerzoo.training.train import ship_policy
+
+    run, _ = league_run
+    (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
+    path = ship_policy(run, "tiny", dest=tmp_path)
+    folder = tmp_path / LEAGUE_GAME.removesuffix("_v0")
+    assert path == folder / "tiny.zip" and (folder / "tiny.yaml").is_file() and (folder / "__init__.py").is_file()
+    meta = json.loads((folder / "tiny.json").read_text())
+    assert meta["training_commands"] == ["pokerzoo train tiny.yaml"]
+    assert meta["evaluation"][0]["command"].startswith(f"pokerzoo evaluate {LEAGUE_GAME} --agents tiny random")
+    assert "pokerzoo train tiny.yaml" in (folder / "README.md").read_text()
+    monkeypatch.setattr(policy_agent, "POLICY_DIR", tmp_path)
+    assert make_agent(LEAGUE_GAME, "tiny").name == "tiny"
+    with pytest.raises(FileNotFoundError, match="final report"):
+        ship_policy(tmp_path, "x", dest=tmp_path)
+
+
+def test_pretraining_imitates_the_teacher(tmp_path):
+    """With PPO's learning rate at zero, the final policy is the imitation alone: it plays like the teacher."""
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs import game_class
+
+    cfg = tiny(
+        total_timesteps=128,
+        checkpoint_every=0,
+        eval__every=0,
+        ppo__learning_rate=0.0,
+        pretrain={"teacher": "raise_pair_plus", "samples": 3000, "epochs": 6, "learning_rate": 3e-3},
+    )
+    cfg["ppo"]["net_arch"] = [64]
+    run = tmp_path / "run"
+    report = Trainer(load_config(cfg), run, progress=False).train()
+    p = report["throughput"]["pretrain"]
+    assert p["teacher"] == "raise_pair_plus" and p["samples"] == 3000 and p["agreement"] > 0.9
+    assert "Kick-started by imitating `raise_pair_plus`" in (run / "final" / "report.md").read_text()
+    learned, teacher = make_agent(CARIBBEAN, f"policy:{run}"), make_agent(CARIBBEAN, "raise_pair_plus")
+    agree = 0
+    for seed in range(300):
+        game = game_class(CARIBBEAN)(seed=seed)
+        view, mask = game.view(0), game.legal_mask()
+        agree += learned.act(view, mask, game) == teacher.act(view, mask, game)
+    assert agree / 300 > 0.85
+
+
+def test_teacher_rollout_records_what_the_learner_would_see():
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv(LEAGUE_GAME, LEAGUE_OPTIONS)
+    data = env.teacher_rollout("random", 50, seed=4)
+    assert data["obs"].shape == (50, env.observation_space.shape[0])
+    assert all(data["masks"][t, data["actions"][t]] for t in range(50))
+    again = SingleSeatEnv(LEAGUE_GAME, LEAGUE_OPTIONS).teacher_rollout("random", 50, seed=4)
+    for key in data:
+        np.testing.assert_array_equal(data[key], again[key])

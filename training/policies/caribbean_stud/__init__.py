@@ -1,0 +1,1 @@
+"""The trained policies shipped for caribbean_stud (see README.md here)."""
