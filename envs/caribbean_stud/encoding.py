@@ -32,7 +32,7 @@ def encode(view) -> np.ndarray:
     current = view.box_cards[b]
     if current:
         obs[list(current)] = 1.0
-        obs[167 + _CATEGORY_INDEX[SYSTEM.evaluate(current).category]] = 1.0
+        obs[167 + _CATEGORY_INDEX[SYSTEM.category_of(SYSTEM.key(current))]] = 1.0
     if view.dealer_up >= 0:
         obs[52 + view.dealer_up] = 1.0
     for other, cards in enumerate(view.box_cards):

@@ -110,6 +110,12 @@ DECKS: dict[str, DeckSpec] = {
 
 
 def format_card(card: int, suit_chars: str = STANDARD_SUIT_CHARS) -> str:
+    if suit_chars is STANDARD_SUIT_CHARS and 0 <= card < NUM_CARD_IDS:
+        return _STANDARD_NAMES[card]  # the hot path (hand outcomes, histories): one lookup
+    return _format_card(card, suit_chars)
+
+
+def _format_card(card: int, suit_chars: str) -> str:
     if card in JOKER_NAMES:
         return JOKER_NAMES[card]
     if not 0 <= card < 65:
@@ -119,6 +125,9 @@ def format_card(card: int, suit_chars: str = STANDARD_SUIT_CHARS) -> str:
         # A fifth-suit card printed with the four-suit alphabet: fall back to the Mexican letters.
         suit_chars = MEXICAN_SUIT_CHARS
     return RANK_CHARS[card % 13] + suit_chars[suit]
+
+
+_STANDARD_NAMES = tuple(_format_card(c, STANDARD_SUIT_CHARS) for c in range(NUM_CARD_IDS))
 
 
 def parse_card(text: str, suit_chars: str = STANDARD_SUIT_CHARS) -> int:
