@@ -171,6 +171,13 @@ TOP = OptionSet(
     Option("ppo", {}, "MaskablePPO hyperparameters (see the ppo section)", kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
     Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
+    Option(
+        "init_from",
+        None,
+        "start from this policy's weights (a policy .zip, a checkpoint folder or a run folder) instead of "
+        "random ones; the network shape and the game must match",
+        kind=(str, type(None)),
+    ),
     Option("description", "", "free text shown in the report", kind=str),
 )
 
@@ -696,6 +703,8 @@ class Trainer:
         try:
             if resume_step is None:
                 self.model = self._new_model()
+                if self.cfg["init_from"] is not None:
+                    self.init_weights(self.cfg["init_from"])
                 if self.cfg["pretrain"]["teacher"] is not None:
                     self.pretrain()
             else:
@@ -736,6 +745,34 @@ class Trainer:
         self.model.ep_info_buffer = saved["ep_info_buffer"]
         self.model.ep_success_buffer = saved["ep_success_buffer"]
         set_rng_state(saved["rng"])
+
+    def init_weights(self, source: str | Path) -> Path:
+        """Copy the policy weights of ``source`` into the new model: fine-tuning a trained policy.
+
+        A run folder means its final policy (or, unfinished, its latest
+        checkpoint); a checkpoint folder its ``model.zip``. Only the weights are
+        taken: optimiser, schedules and step count start afresh, so a run that
+        continues another under a different league or rate is a new run with
+        its own report.
+        """
+        from sb3_contrib import MaskablePPO
+
+        path = resolve_policy_file(source)
+        other = MaskablePPO.load(str(path), device="cpu")
+        mine = self.model.policy
+        if other.observation_space.shape != mine.observation_space.shape or other.action_space != mine.action_space:
+            raise ValueError(
+                f"init_from {str(source)!r}: its policy has observation shape {other.observation_space.shape} and "
+                f"{other.action_space}; this run's game gives {mine.observation_space.shape} and {mine.action_space}"
+            )
+        try:
+            mine.load_state_dict(other.policy.state_dict())
+        except RuntimeError as exc:
+            raise ValueError(
+                f"init_from {str(source)!r}: its network does not match ppo.net_arch/activation of this run: {exc}"
+            ) from None
+        self.state["init_from"] = str(path)
+        return path
 
     # ------------------------------------------------------------------ imitation before PPO
     def pretrain(self) -> dict:
@@ -917,7 +954,23 @@ class Trainer:
             "vec_env": self.cfg["vec_env"],
             "resumes": s["resumes"],
             "pretrain": s.get("pretrain"),
+            "init_from": s.get("init_from"),
         }
+
+
+def resolve_policy_file(source: str | Path) -> Path:
+    """The policy zip that ``source`` names: a .zip, a checkpoint folder, or a run folder (final, else latest)."""
+    path = Path(source)
+    candidates = [path] if path.suffix == ".zip" else [path / "model.zip", path / "final" / "policy.zip"]
+    pointer = path / "checkpoints" / "latest"
+    if path.suffix != ".zip" and pointer.is_file():
+        candidates.append(path / "checkpoints" / pointer.read_text().strip() / "model.zip")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"init_from {str(source)!r}: no policy there (looked for {', '.join(str(c) for c in candidates)})"
+    )
 
 
 def _seed_of(*entropy: int) -> int:
@@ -1224,6 +1277,7 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
         f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
         f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s).",
         "",
+        *(_init_lines(tp.get("init_from"))),
         *(_pretrain_lines(tp.get("pretrain"))),
         f"## Final evaluation (duplicate deals, seed {report['eval_seed']}, reward per game, 95% CI)",
         "",
@@ -1273,6 +1327,12 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
         "Per-baseline harness reports (report.md, games.csv, means.png) are in the `vs_*` folders.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _init_lines(source: str | None) -> list[str]:
+    if not source:
+        return []
+    return [f"Started from the weights of `{source}` (fine-tuning; see `init_from` in the config).", ""]
 
 
 def _pretrain_lines(p: Mapping | None) -> list[str]:

@@ -457,3 +457,32 @@ def test_teacher_rollout_records_what_the_learner_would_see():
     again = SingleSeatEnv(LEAGUE_GAME, LEAGUE_OPTIONS).teacher_rollout("random", 50, seed=4)
     for key in data:
         np.testing.assert_array_equal(data[key], again[key])
+
+
+def test_init_from_starts_with_another_runs_weights(league_run, tmp_path):
+    """Fine-tuning: with PPO's rate at zero, a run started from a policy ends with exactly its weights."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    source, _ = league_run
+    cfg = tiny(LEAGUE_GAME, total_timesteps=128, checkpoint_every=0, eval__every=0, ppo__learning_rate=0.0)
+    cfg["init_from"] = str(source)
+    run = tmp_path / "run"
+    report = Trainer(load_config(cfg), run, progress=False).train()
+    assert report["throughput"]["init_from"] == str(source / "final" / "policy.zip")
+    assert "Started from the weights of" in (run / "final" / "report.md").read_text()
+    a = MaskablePPO.load(str(source / "final" / "policy.zip"), device="cpu").policy.state_dict()
+    b = MaskablePPO.load(str(run / "final" / "policy.zip"), device="cpu").policy.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_init_from_names_a_missing_or_mismatched_policy(league_run, tmp_path):
+    source, _ = league_run
+    cfg = tiny(LEAGUE_GAME, total_timesteps=128, checkpoint_every=0, eval__every=0)
+    cfg["init_from"] = str(tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError, match="no policy there"):
+        Trainer(load_config(cfg), tmp_path / "a", progress=False).train()
+    cfg["init_from"] = str(source)
+    cfg["ppo"]["net_arch"] = [7]
+    with pytest.raises(ValueError, match=r"does not match ppo\.net_arch"):
+        Trainer(load_config(cfg), tmp_path / "b", progress=False).train()
