@@ -1106,7 +1106,8 @@ class _Hooks(BaseCallback):
             self._bar.close()
         if self._t_start:
             t.state["wall_seconds"] = self._wall0 + time.perf_counter() - self._t_start
-        if t.latest_checkpoint() is None or t.latest_checkpoint().name != f"step_{self.model.num_timesteps:012d}":
+        # t.model, not self.model: a resume with nothing left to train never starts learn() (no callback init).
+        if t.latest_checkpoint() is None or t.latest_checkpoint().name != f"step_{t.model.num_timesteps:012d}":
             t.checkpoint()
 
 

@@ -18,6 +18,8 @@ Card ids are ``suit * 13 + rank`` with suits s, h, d, c and ranks 2..A.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from pokerzoo.envs.caribbean_stud.payouts import SYSTEM
@@ -26,13 +28,19 @@ SIZE = 179
 _CATEGORY_INDEX = {c: i for i, c in enumerate(SYSTEM.categories)}
 
 
+@lru_cache(maxsize=1024)
+def _category_index(cards: tuple[int, ...]) -> int:
+    """Cached because a hand is encoded at its decision and again at the end of the hand."""
+    return _CATEGORY_INDEX[SYSTEM.category_of(SYSTEM.key(cards))]
+
+
 def encode(view) -> np.ndarray:
     obs = np.zeros(SIZE, dtype=np.float32)
     b = view.box
     current = view.box_cards[b]
     if current:
         obs[list(current)] = 1.0
-        obs[167 + _CATEGORY_INDEX[SYSTEM.category_of(SYSTEM.key(current))]] = 1.0
+        obs[167 + _category_index(tuple(current))] = 1.0
     if view.dealer_up >= 0:
         obs[52 + view.dealer_up] = 1.0
     for other, cards in enumerate(view.box_cards):

@@ -486,3 +486,15 @@ def test_init_from_names_a_missing_or_mismatched_policy(league_run, tmp_path):
     cfg["ppo"]["net_arch"] = [7]
     with pytest.raises(ValueError, match=r"does not match ppo\.net_arch"):
         Trainer(load_config(cfg), tmp_path / "b", progress=False).train()
+
+
+def test_resume_of_a_complete_run_redoes_only_the_final_evaluation(league_run, tmp_path):
+    """--timesteps equal to the checkpoint's step: no training, the final evaluation and report are made again."""
+    run, report = league_run
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    shutil.rmtree(copy / "final")
+    again = Trainer.resume(copy, total_timesteps=1024, progress=False).train()
+    assert again["throughput"]["timesteps"] == 1024
+    assert (copy / "final" / "policy.zip").is_file() and (copy / "final" / "report.md").is_file()
+    assert [r["difference"] for r in again["final"]] == [r["difference"] for r in report["final"]]
