@@ -1,0 +1,1 @@
+"""The trained policies shipped for raspisnoy_poker (see README.md here)."""
