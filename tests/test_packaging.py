@@ -89,3 +89,21 @@ def test_regular_wheel_install_works(tmp_path):
     )
     assert result.stdout.splitlines()[0].startswith(str(target))
     assert "rules_of_thumb" in result.stdout
+
+
+def test_cli_stops_quietly_when_its_reader_goes_away():
+    """`pokerzoo list | true`: the reader has gone before the first write; no BrokenPipeError traceback."""
+    import shutil
+
+    exe = shutil.which("pokerzoo", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    result = subprocess.run(
+        f"'{exe}' list | true; echo ${{PIPESTATUS[0]}}",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=True,
+        executable="/bin/bash",
+    )
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
+    assert result.stdout.strip() == "141"
