@@ -1,0 +1,1 @@
+"""The trained policies shipped for breed_the_heifer (see README.md here)."""
