@@ -1,0 +1,1 @@
+"""The trained policies shipped for perico (see README.md here)."""
