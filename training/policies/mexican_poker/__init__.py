@@ -1,0 +1,1 @@
+"""The trained policies shipped for mexican_poker (see README.md here)."""
