@@ -1485,4 +1485,11 @@ def _write_policies_readme(folder: Path) -> None:
                 f"{_fmt(r['baseline_reward'])} | {_fmt(r['difference'], r['difference_low'], r['difference_high'])} |"
             )
         lines += ["", "Commands:", "", "```", *(r["command"] for r in m["evaluation"]), "```", ""]
+        for extra in m.get("further_evaluations", []):
+            # Evaluations made after shipping (more deals, a fresh seed), recorded in the .json with their commands.
+            lines += [f"Further evaluation: {extra['why']}", "", "| vs | deals | paired difference |", "|---|---|---|"]
+            for r in extra["rows"]:
+                diff = _fmt(r["difference"], r["difference_low"], r["difference_high"])
+                lines.append(f"| `{r['baseline']}` | {r['deals']} | {diff} |")
+            lines += ["", "```", *(r["command"] for r in extra["rows"]), "```", ""]
     (folder / "README.md").write_text("\n".join(lines))

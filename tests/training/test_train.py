@@ -403,7 +403,7 @@ def test_docs_describe_every_config_key():
 def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path, monkeypatch):
     from pokerzoo.agents.registry import make_agent
     from pokerzoo.training import policy_agent
-    from pokerzoo.training.train import ship_policy
+    from pokerzoo.training.train import _write_policies_readme, ship_policy
 
     run, _ = league_run
     (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
@@ -414,6 +414,14 @@ def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path,
     assert meta["training_commands"] == ["pokerzoo train tiny.yaml"]
     assert meta["evaluation"][0]["command"].startswith(f"pokerzoo evaluate {LEAGUE_GAME} --agents tiny random")
     assert "pokerzoo train tiny.yaml" in (folder / "README.md").read_text()
+    # Evaluations made after shipping are kept in the .json and rendered with their commands.
+    row = {"baseline": "random", "deals": 50, "difference": 1.5, "difference_low": 0.5, "difference_high": 2.5}
+    meta["further_evaluations"] = [{"why": "more deals", "rows": [{**row, "command": "pokerzoo evaluate x"}]}]
+    (folder / "tiny.json").write_text(json.dumps(meta))
+    _write_policies_readme(folder)
+    readme = (folder / "README.md").read_text()
+    assert "Further evaluation: more deals" in readme and "| `random` | 50 | +1.5000 ± 1.0000 |" in readme
+    assert "pokerzoo evaluate x" in readme
     monkeypatch.setattr(policy_agent, "POLICY_DIR", tmp_path)
     assert make_agent(LEAGUE_GAME, "tiny").name == "tiny"
     with pytest.raises(FileNotFoundError, match="final report"):
