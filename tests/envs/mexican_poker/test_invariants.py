@@ -49,10 +49,16 @@ def test_random_play_property(seed, players, variant):
         assert list(total) == game.scores  # every point is paid as reward when its round is scored
     else:
         assert abs(total.sum()) < 1e-9  # win/loss is zero-sum
-    # Each round deals every card it needs once and all hands are played out.
+    # Every round is played out and scored once; its tricks column counts exactly the tricks played.
+    rounds, tricks_this_round = 0, 0
     for event in game.events:
-        if event["type"] == "score":
-            assert 1 <= sum(event["tricks"]) <= 7
+        if event["type"] == "trick":
+            tricks_this_round += 1
+        elif event["type"] == "score":
+            assert sum(event["tricks"]) == tricks_this_round
+            assert 1 <= tricks_this_round <= 7
+            rounds, tricks_this_round = rounds + 1, 0
+    assert rounds == 3 and tricks_this_round == 0
 
 
 @pytest.mark.parametrize("players", PLAYERS)
