@@ -9,6 +9,7 @@ share tables instead of translating between games.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -193,6 +194,13 @@ class Chance:
         """A uniform integer in ``0..n-1`` (first dealer, token holder, insertion point)."""
         return int(self.rng.integers(n))
 
+    def copy(self) -> Chance:
+        """An independent copy that makes the same future draws; about 3x cheaper than ``deepcopy``
+        (game clones for Monte Carlo agents copy it at every decision)."""
+        new = copy.copy(self)
+        new.rng = np.random.Generator(copy.copy(self.rng.bit_generator))
+        return new
+
 
 class ScriptedChance(Chance):
     """Chance with a script: the next shuffles put the given cards on top, in order.
@@ -228,6 +236,12 @@ class ScriptedChance(Chance):
                     f"{len(cards)} cards being shuffled"
                 ) from None
         return top + super().shuffle(rest)
+
+    def copy(self) -> ScriptedChance:
+        new = super().copy()
+        new.shuffles = [list(t) for t in self.shuffles]
+        new.integers = list(self.integers)
+        return new
 
     def integer(self, n: int) -> int:
         if not self.integers:

@@ -229,3 +229,15 @@ class Game(ABC):
     def clone(self) -> Game:
         """A deep, independent copy (RNG included): continuing both gives the same game."""
         return copy.deepcopy(self)
+
+    def _shallow_clone(self) -> Game:
+        """``copy.copy`` plus fresh copies of the state this base class mutates, for games whose fast
+        ``clone()`` then copies only their own mutable attributes. The event log and history are
+        append-only lists of values never changed once logged, so a one-level copy suffices."""
+        new = copy.copy(self)
+        new.events = list(self.events)
+        new.history = list(self.history)
+        new._rewards = self._rewards.copy()
+        new._total_rewards = self._total_rewards.copy()
+        new.chance = self.chance.copy()
+        return new

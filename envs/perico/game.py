@@ -25,7 +25,6 @@ the actions use are a function of the cards held, not of the draw order.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -443,12 +442,7 @@ class PericoGame(Game):
 
     def clone(self) -> PericoGame:
         """Independent copy without deep-copying the (append-only) event log or the shared ranker."""
-        other = copy.copy(self)
-        other.events = list(self.events)
-        other.history = list(self.history)
-        other.chance = copy.deepcopy(self.chance)
-        other._rewards = self._rewards.copy()
-        other._total_rewards = self._total_rewards.copy()
+        other = self._shallow_clone()
         other.hands = [list(h) for h in self.hands]
         other.hand_keys = list(self.hand_keys)
         other.stock = list(self.stock)

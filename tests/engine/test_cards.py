@@ -91,3 +91,17 @@ def test_scripted_chance_rejects_cards_not_being_shuffled():
         chance.shuffle(DECKS["34"].cards)
     with pytest.raises(ValueError, match="outside"):
         ScriptedChance(integers=[7]).integer(3)
+
+
+@pytest.mark.parametrize("scripted", [False, True])
+def test_chance_copy_draws_the_same_future_independently(scripted):
+    deck = list(range(52))
+    if scripted:
+        chance = ScriptedChance(shuffles=[["As"], ["Kd"]], integers=[2, 1], seed=4)
+    else:
+        chance = Chance(np.random.default_rng(4))
+    chance.shuffle(deck)  # the copy is taken mid-stream
+    twin = chance.copy()
+    first = [chance.shuffle(deck), chance.integer(5), chance.shuffle(deck), chance.integer(5)]
+    assert [twin.shuffle(deck), twin.integer(5), twin.shuffle(deck), twin.integer(5)] == first
+    assert type(twin) is type(chance)
