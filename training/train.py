@@ -221,6 +221,13 @@ PPO = OptionSet(
 
 EVAL = OptionSet(
     Option("every", 100_000, "steps between evaluations (0: only the final one)", kind=int, low=0),
+    Option(
+        "at_start",
+        True,
+        "also evaluate a new run before its first PPO update (the start of the learning curve, after any "
+        "imitation or init_from); needs every > 0",
+        kind=bool,
+    ),
     Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1),
     Option("baselines", ["random"], "agents to evaluate against periodically", convert=_agent_list),
     Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1),
@@ -1053,9 +1060,15 @@ class _Hooks(BaseCallback):
         )
         self._next = {
             "snapshot": self._after(t.cfg["opponents"]["snapshot_every"] if t.cfg["opponents"]["self_play"] else 0),
-            "eval": self._after(t.cfg["eval"]["every"]),
+            "eval": self._first_eval(),
             "checkpoint": self._after(t.cfg["checkpoint_every"]),
         }
+
+    def _first_eval(self) -> float:
+        ev = self.trainer.cfg["eval"]
+        if ev["every"] and ev["at_start"] and self.model.num_timesteps == 0:
+            return 0
+        return self._after(ev["every"])
 
     def _after(self, every: int) -> float:
         if not every:
