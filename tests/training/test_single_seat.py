@@ -388,7 +388,8 @@ def tiny_policy(tmp_path_factory):
     """A MaskablePPO model saved the way the trainer saves policies (untrained: weights only matter)."""
     from sb3_contrib import MaskablePPO
 
-    from pokerzoo.training.train import load_config, policy_meta, save_policy
+    from pokerzoo.training.config import load_config
+    from pokerzoo.training.shipping import policy_meta, save_policy
 
     cfg = load_config({"game": "caribbean_stud", "n_envs": 1, "ppo": {"n_steps": 8, "batch_size": 8}})
     env = SingleSeatEnv(CARIBBEAN)

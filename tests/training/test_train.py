@@ -23,8 +23,10 @@ import pytest
 import yaml
 
 from pokerzoo.envs.engine.options import ConfigError
+from pokerzoo.training.config import load_config
 from pokerzoo.training.evaluate import installed_games
-from pokerzoo.training.train import Trainer, load_config, rng_preserved, truncate_csv
+from pokerzoo.training.resume import rng_preserved, truncate_csv
+from pokerzoo.training.train import Trainer
 
 GAMES = installed_games()
 CARIBBEAN = "caribbean_stud_v0"
@@ -392,7 +394,7 @@ def test_demo_trains_then_compares_with_the_baselines(tmp_path, capsys):
 
 
 def test_docs_describe_every_config_key():
-    from pokerzoo.training import train
+    from pokerzoo.training import config as train
 
     doc = (Path(__file__).parents[2] / "docs" / "training.md").read_text()
     for options in (train.TOP, train.OPPONENTS, train.PPO, train.EVAL):
@@ -403,7 +405,7 @@ def test_docs_describe_every_config_key():
 def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path, monkeypatch):
     from pokerzoo.agents.registry import make_agent
     from pokerzoo.training import policy_agent
-    from pokerzoo.training.train import _write_policies_readme, ship_policy
+    from pokerzoo.training.shipping import _write_policies_readme, ship_policy
 
     run, _ = league_run
     (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")

@@ -232,9 +232,10 @@ def training_baselines(env_name: str) -> list[str]:
 def run_training(args: argparse.Namespace) -> int:
     """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
     from pokerzoo.envs import game_class
+    from pokerzoo.training.config import load_config
     from pokerzoo.training.evaluate import env_name
     from pokerzoo.training.policy_agent import shipped_policies
-    from pokerzoo.training.train import Trainer, load_config
+    from pokerzoo.training.train import Trainer
 
     name = env_name(args.game)
     short = name.removesuffix("_v0")

@@ -63,11 +63,12 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pokerzoo.training.config import default_run_dir, load_config
     from pokerzoo.training.evaluate import parse_config_pairs
-    from pokerzoo.training.train import Trainer, default_run_dir, load_config
+    from pokerzoo.training.train import Trainer
 
     if args.ship:
-        from pokerzoo.training.train import ship_policy
+        from pokerzoo.training.shipping import ship_policy
 
         path = ship_policy(args.ship, args.name)
         print(f"shipped {args.ship} as {path} (agent name {args.name!r}); see {path.parent / 'README.md'}")

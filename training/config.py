@@ -1,0 +1,357 @@
+"""The training config: every key with its default and check, read from YAML with ``--set`` overrides.
+
+Kept apart from the trainer so that commands, tests and docs can load and
+validate a config (and list its keys) without building a single env; every
+bad value is rejected here with the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
+
+ACTIVATIONS = ("tanh", "relu")
+
+
+def _schedule(value: Any) -> Any:
+    """A constant, or ``{start: a, end: b}`` (linear over the run); returned as a float or that dict."""
+    if isinstance(value, Mapping):
+        unknown = set(value) - {"start", "end"}
+        if unknown or not {"start", "end"} <= set(value):
+            raise ValueError("a schedule is a number or {start: A, end: B}")
+        a, b = value["start"], value["end"]
+        if not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in (a, b)):
+            raise ValueError("schedule start and end must be numbers >= 0")
+        return {"start": float(a), "end": float(b)}
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    raise ValueError("expected a number >= 0 or {start: A, end: B}")
+
+
+def _net_arch(value: Any) -> Any:
+    def layers(x):
+        if not isinstance(x, list | tuple) or not x or not all(isinstance(n, int) and 1 <= n <= 4096 for n in x):
+            raise ValueError("layer sizes are a non-empty list of ints in 1..4096, e.g. [64, 64]")
+        return [int(n) for n in x]
+
+    if isinstance(value, Mapping):
+        if set(value) != {"pi", "vf"}:
+            raise ValueError("net_arch is a list of layer sizes or {pi: [...], vf: [...]}")
+        return {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
+    return layers(value)
+
+
+def _optional_positive(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    raise ValueError("expected a number > 0 or null")
+
+
+def _agent_list(value: Any) -> list:
+    """Baselines: agent specs, or ``{agent: SPEC, deals: N}`` to give one its own number of deals."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValueError("expected a non-empty list of agent specs")
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping) and set(item) <= {"agent", "deals"} and isinstance(item.get("agent"), str):
+            deals = item.get("deals")
+            if deals is not None and not (isinstance(deals, int) and deals >= 1):
+                raise ValueError(f"deals for {item['agent']!r} must be a positive integer")
+            out.append({"agent": item["agent"], "deals": deals})
+        else:
+            raise ValueError(f"expected an agent spec or {{agent: SPEC, deals: N}}, got {item!r}")
+    return out
+
+
+def _weights(value: Any) -> dict:
+    if isinstance(value, list | tuple):
+        value = dict.fromkeys(value, 1.0)
+    if not isinstance(value, Mapping) or not value:
+        raise ValueError("expected {agent: weight, ...} or a list of agent specs")
+    out = {}
+    for k, w in value.items():
+        if not isinstance(k, str) or not isinstance(w, int | float) or isinstance(w, bool) or w < 0:
+            raise ValueError(f"opponent {k!r}: weight must be a number >= 0")
+        out[k] = float(w)
+    if sum(out.values()) <= 0:
+        raise ValueError("the scripted opponents need a positive total weight")
+    return out
+
+
+TOP = OptionSet(
+    Option("name", None, "run name (default: the config file's name)", kind=(str, type(None))),
+    Option("game", None, "game to train on, e.g. caribbean_stud", kind=str),
+    Option("options", {}, "game options for the training env (the rules as written when empty)", kind=dict),
+    Option("seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0),
+    Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1),
+    Option(
+        "n_envs",
+        16,
+        "envs stepped together (one policy forward pass per step of all of them)",
+        kind=int,
+        low=1,
+        high=1024,
+    ),
+    Option("workers", 0, "worker processes the envs are split over (0: one per core)", kind=int, low=0, high=256),
+    Option(
+        "vec_env",
+        "subproc",
+        "subproc: envs in worker processes; dummy: all in this process",
+        choices=("subproc", "dummy"),
+    ),
+    Option("torch_threads", 1, "torch threads of the learner process", kind=int, low=1, high=64),
+    Option(
+        "reward_scale",
+        1.0,
+        "constant factor on the learner's rewards (logs stay in game units)",
+        kind=float,
+        low=1e-9,
+    ),
+    Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0),
+    Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1),
+    Option("opponents", {}, "opponent league (see the opponents section)", kind=dict),
+    Option("ppo", {}, "MaskablePPO hyperparameters (see the ppo section)", kind=dict),
+    Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
+    Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
+    Option(
+        "init_from",
+        None,
+        "start from this policy's weights (a policy .zip, a checkpoint folder or a run folder) instead of "
+        "random ones; the network shape and the game must match",
+        kind=(str, type(None)),
+    ),
+    Option("description", "", "free text shown in the report", kind=str),
+)
+
+
+OPPONENTS = OptionSet(
+    Option("scripted", {"random": 1.0}, "scripted opponents and their weights", convert=_weights),
+    Option("self_play", 0.0, "weight shared by the learner's frozen snapshots", kind=float, low=0),
+    Option(
+        "latest_share",
+        0.5,
+        "share of the self-play weight given to the newest snapshot",
+        kind=float,
+        low=0,
+        high=1,
+    ),
+    Option("max_snapshots", 5, "snapshots kept in the league", kind=int, low=1, high=100),
+    Option("snapshot_every", 100_000, "steps between snapshots (0: no self-play)", kind=int, low=0),
+    Option(
+        "snapshot_deterministic",
+        False,
+        "snapshots play their most likely action instead of sampling",
+        kind=bool,
+    ),
+)
+
+
+PPO = OptionSet(
+    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=2),
+    Option("n_epochs", 4, "passes over each rollout", kind=int, low=1),
+    Option("learning_rate", 3e-4, "Adam step size: a number or {start, end} (linear)", convert=_schedule),
+    Option("ent_coef", 0.01, "entropy bonus: a number or {start, end} (linear)", convert=_schedule),
+    Option("gamma", 0.99, "discount", kind=float, low=0, high=1),
+    Option("gae_lambda", 0.95, "GAE lambda", kind=float, low=0, high=1),
+    Option("clip_range", 0.2, "PPO clip range", kind=float, low=1e-6, high=10),
+    Option("vf_coef", 0.5, "value-loss weight", kind=float, low=0),
+    Option("max_grad_norm", 0.5, "gradient clipping norm", kind=float, low=0),
+    Option("target_kl", None, "early stop of an update past this KL (null: none)", convert=_optional_positive),
+    Option("normalize_advantage", True, "normalise advantages per minibatch", kind=bool),
+    Option("net_arch", [64, 64], "hidden layers: [64, 64] or {pi: [...], vf: [...]}", convert=_net_arch),
+    Option("activation", "tanh", "hidden-layer activation", choices=ACTIVATIONS),
+)
+
+
+EVAL = OptionSet(
+    Option("every", 100_000, "steps between evaluations (0: only the final one)", kind=int, low=0),
+    Option(
+        "at_start",
+        True,
+        "also evaluate a new run before its first PPO update (the start of the learning curve, after any "
+        "imitation or init_from); needs every > 0",
+        kind=bool,
+    ),
+    Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1),
+    Option("baselines", ["random"], "agents to evaluate against periodically", convert=_agent_list),
+    Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1),
+    Option(
+        "final_baselines",
+        None,
+        "baselines of the final evaluation (default: baselines)",
+        convert=lambda v: None if v is None else _agent_list(v),
+    ),
+    Option(
+        "composites",
+        "auto",
+        "evaluate learned-bidder/learned-player composites: auto, true, false",
+        choices=("auto", True, False),
+    ),
+    Option(
+        "composite_baseline",
+        None,
+        "the scripted agent the composites pair with (default: last baseline)",
+        kind=(str, type(None)),
+    ),
+    Option("options", {}, "game options of the periodic evaluations (default: the rules as written)", kind=dict),
+    Option(
+        "final_options",
+        None,
+        "game options of the final evaluation (default: the same as options)",
+        kind=(dict, type(None)),
+    ),
+    Option("seed", 20_260_000, "tournament seed", kind=int, low=0),
+    Option("workers", 1, "worker processes for periodic evaluations (0: all cores)", kind=int, low=0),
+    Option("final_workers", 0, "worker processes for the final evaluation (0: all cores)", kind=int, low=0),
+)
+
+
+PRETRAIN = OptionSet(
+    Option(
+        "teacher",
+        None,
+        "agent whose decisions the policy imitates before PPO (null: no pretraining)",
+        kind=(str, type(None)),
+    ),
+    Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1),
+    Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=1),
+    Option("learning_rate", 1e-3, "Adam step size of the imitation", kind=float, low=0),
+    Option("value", True, "also fit the critic to the teacher's returns", kind=bool),
+)
+
+
+SECTIONS = {"opponents": OPPONENTS, "ppo": PPO, "eval": EVAL, "pretrain": PRETRAIN}
+
+
+def _validate(options: OptionSet, given: Mapping, where: str) -> dict:
+    try:
+        return options.validate(dict(given))
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def load_config(source: str | Path | Mapping, overrides: Mapping[str, Any] | None = None) -> dict:
+    """Read (YAML path or dict), apply dotted ``overrides`` (``{"ppo.n_steps": 64}``), validate.
+
+    Every unknown key and bad value is an error naming it; the game options and
+    every agent named (opponents, baselines) are checked against the game.
+    """
+    if isinstance(source, str | Path):
+        path = Path(source)
+        if not path.is_file():
+            raise FileNotFoundError(f"training config {str(path)!r} not found")
+        try:
+            raw = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        default_name = path.stem
+    else:
+        raw, default_name = copy.deepcopy(dict(source)), None
+    if not isinstance(raw, Mapping):
+        raise ConfigError("a training config is a YAML mapping (key: value)")
+    raw = dict(raw)
+    for key, value in (overrides or {}).items():
+        _set_dotted(raw, key, value)
+    cfg = _validate(TOP, raw, "training config")
+    if cfg["game"] is None:
+        raise ConfigError("training config: 'game' is required, e.g. game: caribbean_stud")
+    for section, options in SECTIONS.items():
+        cfg[section] = _validate(options, cfg[section], f"training config, section {section}")
+    cfg["name"] = cfg["name"] or default_name or cfg["game"]
+    _check_against_game(cfg)
+    return cfg
+
+
+def _set_dotted(raw: dict, key: str, value: Any) -> None:
+    parts = key.split(".")
+    node = raw
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override {key}: {part} is not a section")
+    node[parts[-1]] = value
+
+
+def _check_against_game(cfg: dict) -> None:
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs import env_module
+
+    module = env_module(cfg["game"])  # unknown game: ValueError naming the games
+    cfg["game"] = module.raw_env.metadata["name"]
+    game_cls = module.raw_env.game_class
+    try:
+        game_cls(seed=0, **cfg["options"])
+    except ConfigError as exc:
+        raise ConfigError(f"training config, options: {exc}") from None
+    for key in ("options", "final_options"):
+        try:
+            game_cls(seed=0, **(cfg["eval"][key] or {}))
+        except ConfigError as exc:
+            raise ConfigError(f"training config, eval.{key}: {exc}") from None
+    from pokerzoo.training.opponents import build_agent
+
+    for spec in cfg["opponents"]["scripted"]:
+        try:
+            build_agent(cfg["game"], spec)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"training config, opponents: agent {spec!r}: {exc}") from None
+    if cfg["pretrain"]["teacher"] is not None:
+        try:
+            build_agent(cfg["game"], cfg["pretrain"]["teacher"])
+        except (ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"training config, pretrain: teacher {cfg['pretrain']['teacher']!r}: {exc}") from None
+    specs = [baseline_spec(b) for b in cfg["eval"]["baselines"] + (cfg["eval"]["final_baselines"] or [])]
+    if cfg["eval"]["composite_baseline"]:
+        specs.append(cfg["eval"]["composite_baseline"])
+    for spec in specs:
+        try:
+            make_agent(cfg["game"], spec)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"training config: agent {spec!r}: {exc}") from None
+    p = cfg["ppo"]
+    if p["batch_size"] > p["n_steps"] * resolve_n_envs(cfg):
+        raise ConfigError(
+            f"training config, ppo: batch_size {p['batch_size']} exceeds a rollout of "
+            f"n_steps × n_envs = {p['n_steps'] * resolve_n_envs(cfg)} steps"
+        )
+
+
+def baseline_spec(baseline: str | dict) -> str:
+    return baseline if isinstance(baseline, str) else baseline["agent"]
+
+
+def baseline_deals(baseline: str | dict, default: int) -> int:
+    return default if isinstance(baseline, str) or baseline.get("deals") is None else baseline["deals"]
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def resolve_n_envs(cfg: Mapping) -> int:
+    return cfg["n_envs"]
+
+
+def resolve_workers(cfg: Mapping) -> int:
+    return min(cfg["workers"] or available_cores(), cfg["n_envs"])
+
+
+def default_run_dir(cfg: Mapping) -> Path:
+    return Path("runs", "train", f"{cfg['name']}-{time.strftime('%Y%m%d-%H%M%S')}")

@@ -1,0 +1,170 @@
+"""Policy files: play-only saves with their provenance, and shipping a run's policy into the package.
+
+A shipped policy is loadable by name (``pokerzoo evaluate GAME --agents ppo``)
+and carries the config, the training command and the evaluation that
+produced it, so a reader can check or redo every number in its README.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
+from pokerzoo.training.history import to_jsonable
+
+
+def policy_meta(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
+    from pokerzoo.envs import game_class
+
+    game = game_class(cfg["game"])(seed=0, **cfg["options"])
+    return {
+        "format": 1,
+        "game": cfg["game"],
+        "config": to_jsonable(cfg["options"]),
+        "observation_size": int(game.observation_size),
+        "num_actions": int(game.num_actions),
+        "timesteps": int(steps),
+        "run": cfg["name"],
+        **dict(extra or {}),
+    }
+
+
+def save_policy(model, path: Path, meta: Mapping) -> Path:
+    """Save a play-only copy of ``model`` (no optimiser state, no rollout data); MaskablePPO.load reads it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    optimizer = model.policy.optimizer
+    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    had_meta = hasattr(model, "pokerzoo")
+    old_meta = getattr(model, "pokerzoo", None)
+    model.pokerzoo = dict(meta)
+    tmp = path.with_name(path.name + ".tmp.zip")
+    try:
+        model.save(
+            str(tmp),
+            exclude=[
+                "ep_info_buffer",
+                "ep_success_buffer",
+                "_last_obs",
+                "_last_episode_starts",
+                "_last_original_obs",
+                "pokerzoo_run",
+            ],
+        )
+        os.replace(tmp, path)
+    finally:
+        model.policy.optimizer = optimizer
+        if had_meta:
+            model.pokerzoo = old_meta
+        else:
+            del model.pokerzoo
+    return path
+
+
+def resolve_policy_file(source: str | Path) -> Path:
+    """The policy zip that ``source`` names: a .zip, a checkpoint folder, or a run folder (final, else latest)."""
+    path = Path(source)
+    candidates = [path] if path.suffix == ".zip" else [path / "model.zip", path / "final" / "policy.zip"]
+    pointer = path / "checkpoints" / "latest"
+    if path.suffix != ".zip" and pointer.is_file():
+        candidates.append(path / "checkpoints" / pointer.read_text().strip() / "model.zip")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"init_from {str(source)!r}: no policy there (looked for {', '.join(str(c) for c in candidates)})"
+    )
+
+
+def ship_policy(run_dir: str | Path, name: str = "ppo", dest: Path | None = None) -> Path:
+    """Copy a finished run's policy into ``training/policies/<game>/<name>.zip`` with its provenance.
+
+    Beside the zip: ``<name>.yaml`` (the run's config), ``<name>.json`` (the
+    training command(s), throughput and wall time, and the final evaluation
+    with the ``pokerzoo evaluate`` command of each row, rewritten for the
+    shipped name) and the folder's ``README.md`` (regenerated).
+    """
+    from pokerzoo.training.policy_agent import POLICY_DIR
+
+    run = Path(run_dir)
+    report_path = run / "final" / "report.json"
+    if not report_path.is_file():
+        raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
+    report = json.loads(report_path.read_text())
+    cfg = yaml.safe_load((run / "config.yaml").read_text())
+    short = report["game"].removesuffix("_v0")
+    folder = (dest or POLICY_DIR) / short
+    folder.mkdir(parents=True, exist_ok=True)
+    init = folder / "__init__.py"
+    if not init.exists():
+        init.write_text(f'"""The trained policies shipped for {short} (see README.md here)."""\n')
+    shutil.copyfile(run / "final" / "policy.zip", folder / f"{name}.zip")
+    (folder / f"{name}.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    rows = []
+    for r in report["final"] + report["composites"]:
+        row = dict(r)
+        learner = (
+            name
+            if r["learner"] == "learned"
+            else (f"{name}+{r['baseline']}" if r["learner"].startswith("learned bidder") else f"{r['baseline']}+{name}")
+        )
+        row["learner"] = learner
+        row["command"] = evaluate_command(report, row, learner)
+        rows.append(row)
+    meta = {
+        "name": name,
+        "game": report["game"],
+        "run": report["run"],
+        "training_commands": [c.split(" ", 2)[-1] for c in read_lines(run / "commands.txt")],
+        "throughput": report["throughput"],
+        "eval_seed": report["eval_seed"],
+        "eval_options": report["eval_options"],
+        "unit": report["unit"],
+        "evaluation": rows,
+    }
+    (folder / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n")
+    _write_policies_readme(folder)
+    return folder / f"{name}.zip"
+
+
+def _write_policies_readme(folder: Path) -> None:
+    lines = [f"# Shipped policies: {folder.name}", ""]
+    for meta_path in sorted(folder.glob("*.json")):
+        m = json.loads(meta_path.read_text())
+        tp = m["throughput"]
+        lines += [
+            f"## `{m['name']}`",
+            "",
+            f"MaskablePPO, {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.0f} min wall time "
+            f"({tp['n_envs']} envs, {tp['workers'] or 'no'} worker processes; env steps/s while collecting "
+            f"{tp['env_steps_per_second_collecting']}). Config: `{m['name']}.yaml`. Produced by:",
+            "",
+            "```",
+            *m["training_commands"],
+            "```",
+            "",
+            f"Evaluation (evaluation harness, duplicate deals, seed {m['eval_seed']}, reward per game, 95% CI):",
+            "",
+            "| agent | vs | deals | agent's reward | baseline's | paired difference |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in m["evaluation"]:
+            lines.append(
+                f"| `{r['learner']}` | `{r['baseline']}` | {r['deals']} | {fmt_estimate(r['learned'])} | "
+                f"{fmt_estimate(r['baseline_reward'])} | "
+                f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} |"
+            )
+        lines += ["", "Commands:", "", "```", *(r["command"] for r in m["evaluation"]), "```", ""]
+        for extra in m.get("further_evaluations", []):
+            # Evaluations made after shipping (more deals, a fresh seed), recorded in the .json with their commands.
+            lines += [f"Further evaluation: {extra['why']}", "", "| vs | deals | paired difference |", "|---|---|---|"]
+            for r in extra["rows"]:
+                diff = fmt_estimate(r["difference"], r["difference_low"], r["difference_high"])
+                lines.append(f"| `{r['baseline']}` | {r['deals']} | {diff} |")
+            lines += ["", "```", *(r["command"] for r in extra["rows"]), "```", ""]
+    (folder / "README.md").write_text("\n".join(lines))
