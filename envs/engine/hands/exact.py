@@ -34,22 +34,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, format_cards
+from pokerzoo.envs.engine.hands.standard import WITH_FIVE_OF_A_KIND_AND_ROYAL
 from pokerzoo.envs.engine.hands.systems import RankSystem
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS, pack
 
-CATEGORIES = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "five_of_a_kind",
-    "royal_flush",
-)
+CATEGORIES = WITH_FIVE_OF_A_KIND_AND_ROYAL
 (
     HIGH_CARD,
     PAIR,

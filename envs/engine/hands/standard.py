@@ -35,6 +35,11 @@ CATEGORIES = (
     "royal_flush",
 )
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH, ROYAL_FLUSH = range(10)
+# The categories of games with wild cards or a fifth suit, where five of a kind exists: it ranks
+# above a straight flush (Breed the Heifer, whose top straight flush is its royal) and below a
+# separate royal flush (Perico, Mexican poker).
+WITH_FIVE_OF_A_KIND = (*CATEGORIES[:-1], "five_of_a_kind")
+WITH_FIVE_OF_A_KIND_AND_ROYAL = (*WITH_FIVE_OF_A_KIND, "royal_flush")
 
 ACE = 12
 WHEEL_MASK = (1 << ACE) | 0b1111

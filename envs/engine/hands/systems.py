@@ -96,18 +96,7 @@ class HeiferSystem(RankSystem):
     """
 
     name = "heifer"
-    categories = (
-        "high_card",
-        "pair",
-        "two_pair",
-        "three_of_a_kind",
-        "straight",
-        "flush",
-        "full_house",
-        "four_of_a_kind",
-        "straight_flush",
-        "five_of_a_kind",
-    )
+    categories = standard.WITH_FIVE_OF_A_KIND
 
     def __init__(self, wild_rank: int | None = None, double_ace_flush: bool = False):
         if wild_rank is not None and not 0 <= wild_rank <= 12:
@@ -143,19 +132,7 @@ class PericoSystem(RankSystem):
     """
 
     name = "perico"
-    categories = (
-        "high_card",
-        "pair",
-        "two_pair",
-        "three_of_a_kind",
-        "straight",
-        "flush",
-        "full_house",
-        "four_of_a_kind",
-        "straight_flush",
-        "five_of_a_kind",
-        "royal_flush",
-    )
+    categories = standard.WITH_FIVE_OF_A_KIND_AND_ROYAL
 
     def __init__(self, jokers_in_five_of_a_kind: bool = True):
         self.rules = WildRules(
