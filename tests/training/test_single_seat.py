@@ -369,6 +369,14 @@ def test_scripted_opponents_with_arguments():
         build_agent(CARIBBEAN, "random(depth=3)")
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         build_agent(CARIBBEAN, "nobody(x=1)")
+    if "raspisnoy_poker_v0" in GAMES:  # composites take arguments on either side
+        from pokerzoo.agents.base import CompositeAgent
+
+        agent = build_agent("raspisnoy_poker_v0", "pimc(bid_budget=7)+heuristic(low_card_share=0.5)")
+        assert isinstance(agent, CompositeAgent) and agent.name == "pimc(bid_budget=7)+heuristic(low_card_share=0.5)"
+        assert agent.bidder.bid_budget == 7 and agent.player.low_card_share == 0.5
+        with pytest.raises(ValueError, match="unexpected keyword"):
+            build_agent("raspisnoy_poker_v0", "heuristic+pimc(depth=2)")
 
 
 def test_as_opponents_forms():
