@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
+from pokerzoo.training.single_seat import RECORD_CHOICES
 
 ACTIVATIONS = ("tanh", "relu")
 
@@ -72,6 +73,28 @@ def _agent_list(value: Any) -> list:
             out.append({"agent": item["agent"], "deals": deals})
         else:
             raise ValueError(f"expected an agent spec or {{agent: SPEC, deals: N}}, got {item!r}")
+    return out
+
+
+def _sources(value: Any) -> list[dict]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of {{teacher, samples, record}} entries, got {value!r}")
+    out = []
+    for i, entry in enumerate(value):
+        if not isinstance(entry, dict) or set(entry) - {"teacher", "samples", "record"} or "teacher" not in entry:
+            raise ValueError(
+                f"entry {i}: expected {{teacher: SPEC, samples: N, record: all|bidding|play}}, got {entry!r}"
+            )
+        samples, record = entry.get("samples", 100_000), entry.get("record", "all")
+        if not isinstance(entry["teacher"], str):
+            raise ValueError(f"entry {i}: teacher must be an agent spec, got {entry['teacher']!r}")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"entry {i}: samples must be an int >= 1, got {samples!r}")
+        if record not in RECORD_CHOICES:
+            raise ValueError(f"entry {i}: record must be one of {', '.join(RECORD_CHOICES)}, got {record!r}")
+        out.append({"teacher": entry["teacher"], "samples": samples, "record": record})
     return out
 
 
@@ -227,6 +250,19 @@ PRETRAIN = OptionSet(
         kind=(str, type(None)),
     ),
     Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1),
+    Option(
+        "record",
+        "all",
+        "which of the teacher's decisions count as samples: all, bidding (the game's bidding phases) or play",
+        choices=RECORD_CHOICES,
+    ),
+    Option(
+        "extra_sources",
+        [],
+        "more teachers whose decisions join the imitation data, each {teacher, samples, record}: e.g. a slow "
+        "search agent's bids and many cheap play decisions of a heuristic",
+        convert=_sources,
+    ),
     Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1),
     Option("batch_size", 1024, "minibatch size", kind=int, low=1),
     Option("learning_rate", 1e-3, "Adam step size of the imitation", kind=float, low=0),
@@ -309,11 +345,15 @@ def _check_against_game(cfg: dict) -> None:
             build_agent(cfg["game"], spec)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, opponents: agent {spec!r}: {exc}") from None
-    if cfg["pretrain"]["teacher"] is not None:
+    pre = cfg["pretrain"]
+    if pre["extra_sources"] and pre["teacher"] is None:
+        raise ConfigError("training config, pretrain: extra_sources need a main teacher (pretrain.teacher)")
+    teachers = [pre["teacher"]] if pre["teacher"] is not None else []
+    for teacher in teachers + [x["teacher"] for x in pre["extra_sources"]]:
         try:
-            build_agent(cfg["game"], cfg["pretrain"]["teacher"])
+            build_agent(cfg["game"], teacher)
         except (ValueError, FileNotFoundError) as exc:
-            raise ConfigError(f"training config, pretrain: teacher {cfg['pretrain']['teacher']!r}: {exc}") from None
+            raise ConfigError(f"training config, pretrain: teacher {teacher!r}: {exc}") from None
     specs = [baseline_spec(b) for b in cfg["eval"]["baselines"] + (cfg["eval"]["final_baselines"] or [])]
     if cfg["eval"]["composite_baseline"]:
         specs.append(cfg["eval"]["composite_baseline"])

@@ -251,10 +251,17 @@ def _init_lines(source: str | None) -> list[str]:
 def _pretrain_lines(p: Mapping | None) -> list[str]:
     if not p:
         return []
+    sources = p.get("sources") or [{"teacher": p["teacher"], "recorded": p["samples"], "record": "all"}]
+    what = " and ".join(
+        f"`{x['teacher']}` on {x['recorded']:,} of its "
+        + ("" if x["record"] == "all" else ("bidding " if x["record"] == "bidding" else "play "))
+        + "decisions"
+        for x in sources
+    )
     return [
-        f"Kick-started by imitating `{p['teacher']}` on {p['samples']:,} of its decisions in the learner's "
-        f"seat ({p['episodes']:,} episodes, {p['epochs']} epochs, {p['seconds']:.0f} s): the imitation "
-        f"chose the teacher's action {100 * p['agreement']:.1f}% of the time; PPO trained from there.",
+        f"Kick-started by imitating {what} in the learner's seat ({p['episodes']:,} episodes, "
+        f"{p['epochs']} epochs, {p['seconds']:.0f} s): the imitation chose the teacher's action "
+        f"{100 * p['agreement']:.1f}% of the time; PPO trained from there.",
         "",
     ]
 

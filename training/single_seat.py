@@ -59,6 +59,10 @@ ILLEGAL_MODES = ("terminate", "raise")
 MAX_SKIPPED = 10_000  # episodes in a row without a learner decision: a broken game or seat setting
 
 
+RECORD_CHOICES = ("all", "bidding", "play")
+MAX_EPISODES_WITHOUT_RECORD = 1000
+
+
 class SingleSeatEnv(gym.Env):
     """The learner's seat of ``game`` as a gymnasium env (see the module docstring).
 
@@ -215,36 +219,59 @@ class SingleSeatEnv(gym.Env):
         aec.__dict__.update(attributes)
         self.__dict__.update({**state, "aec": aec})
 
-    def teacher_rollout(self, teacher: str, steps: int, seed: int) -> dict[str, np.ndarray]:
+    def teacher_rollout(self, teacher: str, steps: int, seed: int, record: str = "all") -> dict[str, np.ndarray]:
         """``steps`` learner decisions made by the agent ``teacher`` (a spec), from ``reset(seed=seed)``.
 
         Returns what the learner would have seen and done: ``obs``, ``masks``,
         ``actions``, and the ``rewards`` and ``dones`` of each step, for
-        imitation (the trainer's ``pretrain``). Leaves the env mid-episode.
+        imitation (the trainer's ``pretrain``). ``record`` = ``bidding`` or
+        ``play`` counts only the decisions of that kind (the game's
+        ``BIDDING_PHASES`` or the others); the teacher still makes every
+        decision, and the arrays hold every step with ``recorded`` marking
+        the counted ones, so returns can be computed over whole episodes.
+        Leaves the env mid-episode.
         """
         from pokerzoo.training.opponents import build_agent
 
+        if record not in RECORD_CHOICES:
+            raise ValueError(f"record={record!r}: expected one of {', '.join(RECORD_CHOICES)}")
         agent = build_agent(self.env_name, teacher)
         agent.seed(int(np.random.SeedSequence([seed, 1]).generate_state(1, np.uint64)[0] >> 1))
-        obs_size, n = self.observation_space.shape[0], self.action_space.n
-        out = {
-            "obs": np.zeros((steps, obs_size), dtype=np.float32),
-            "masks": np.zeros((steps, n), dtype=bool),
-            "actions": np.zeros(steps, dtype=np.int64),
-            "rewards": np.zeros(steps, dtype=np.float64),
-            "dones": np.zeros(steps, dtype=bool),
-        }
+        bidding = self.game.BIDDING_PHASES
+        rows: dict[str, list] = {k: [] for k in ("obs", "masks", "actions", "rewards", "dones", "recorded")}
         obs, _ = self.reset(seed=seed)
-        for t in range(steps):
+        counted, episodes_without = 0, 0
+        while counted < steps:
+            if episodes_without > MAX_EPISODES_WITHOUT_RECORD:
+                raise ValueError(
+                    f"record={record!r}: the teacher {teacher!r} made no such decision in "
+                    f"{MAX_EPISODES_WITHOUT_RECORD:,} episodes of {self.env_name} "
+                    f"(its bidding phases: {', '.join(sorted(bidding)) or 'none'})"
+                )
             game = self.game
             mask = self.action_masks()
+            kept = record == "all" or (game.phase in bidding) == (record == "bidding")
             action = int(agent.act(game.view(self.seat), mask, game))
-            out["obs"][t], out["masks"][t], out["actions"][t] = obs, mask, action
+            rows["obs"].append(obs)
+            rows["masks"].append(mask)
+            rows["actions"].append(action)
+            rows["recorded"].append(kept)
+            counted += kept
+            episodes_without = 0 if kept else episodes_without
             obs, reward, terminated, truncated, _ = self.step(action)
-            out["rewards"][t], out["dones"][t] = reward, terminated or truncated
+            rows["rewards"].append(reward)
+            rows["dones"].append(terminated or truncated)
             if terminated or truncated:
+                episodes_without += 1
                 obs, _ = self.reset()
-        return out
+        return {
+            "obs": np.asarray(rows["obs"], dtype=np.float32).reshape(-1, self.observation_space.shape[0]),
+            "masks": np.asarray(rows["masks"], dtype=bool).reshape(-1, self.action_space.n),
+            "actions": np.asarray(rows["actions"], dtype=np.int64),
+            "rewards": np.asarray(rows["rewards"], dtype=np.float64),
+            "dones": np.asarray(rows["dones"], dtype=bool),
+            "recorded": np.asarray(rows["recorded"], dtype=bool),
+        }
 
     def add_snapshot(self, path: str) -> None:
         """Offer a frozen snapshot of the learner to the opponent pool (the trainer calls this)."""

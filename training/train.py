@@ -337,16 +337,27 @@ class Trainer:
         p, ppo = self.cfg["pretrain"], self.cfg["ppo"]
         start = time.perf_counter()
         n_envs = resolve_n_envs(self.cfg)
-        per_env = -(-p["samples"] // n_envs)
-        seeds = [_seed_of(self.cfg["seed"], 0xBC, i) for i in range(n_envs)]
-        parts = _call_each(self.venv, "teacher_rollout", [(p["teacher"], per_env, s) for s in seeds])
-        obs = np.concatenate([d["obs"] for d in parts])
-        masks = np.concatenate([d["masks"] for d in parts])
-        actions = np.concatenate([d["actions"] for d in parts])
-        returns = (
-            np.concatenate([discounted_returns(d["rewards"], d["dones"], ppo["gamma"]) for d in parts])
-            * self.cfg["reward_scale"]
-        )
+        sources = [{"teacher": p["teacher"], "samples": p["samples"], "record": p["record"]}, *p["extra_sources"]]
+        data: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": [], "rewards": []}
+        episodes = 0
+        for k, source in enumerate(sources):
+            per_env = -(-source["samples"] // n_envs)
+            # The main source keeps the seeds of runs made before extra sources existed.
+            seeds = [_seed_of(self.cfg["seed"], 0xBC, *([k] if k else []), i) for i in range(n_envs)]
+            parts = _call_each(
+                self.venv, "teacher_rollout", [(source["teacher"], per_env, s, source["record"]) for s in seeds]
+            )
+            for d in parts:
+                kept = d["recorded"]
+                returns = discounted_returns(d["rewards"], d["dones"], ppo["gamma"]) * self.cfg["reward_scale"]
+                data["obs"].append(d["obs"][kept])
+                data["masks"].append(d["masks"][kept])
+                data["actions"].append(d["actions"][kept])
+                data["returns"].append(returns[kept])
+                data["rewards"].append(d["rewards"])
+                episodes += int(d["dones"].sum())
+            source["recorded"] = int(sum(len(d["actions"][d["recorded"]]) for d in parts))
+        obs, masks, actions, returns = (np.concatenate(data[k]) for k in ("obs", "masks", "actions", "returns"))
         collect = time.perf_counter() - start
 
         fit = fit_to_teacher(
@@ -363,8 +374,9 @@ class Trainer:
         summary = {
             "teacher": p["teacher"],
             "samples": int(n),
-            "episodes": int(sum(d["dones"].sum() for d in parts)),
-            "teacher_reward_per_decision": float(np.concatenate([d["rewards"] for d in parts]).mean()),
+            "sources": sources,
+            "episodes": episodes,
+            "teacher_reward_per_decision": float(np.concatenate(data["rewards"]).mean()),
             "epochs": p["epochs"],
             "agreement": fit["agreement"],
             "value_mse": fit["value_mse"],

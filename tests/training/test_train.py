@@ -397,7 +397,7 @@ def test_docs_describe_every_config_key():
     from pokerzoo.training import config as train
 
     doc = (Path(__file__).parents[2] / "docs" / "training.md").read_text()
-    for options in (train.TOP, train.OPPONENTS, train.PPO, train.EVAL):
+    for options in (train.TOP, train.OPPONENTS, train.PPO, train.EVAL, train.PRETRAIN):
         for name, *_ in options.describe():
             assert f"`{name}`" in doc, f"docs/training.md does not describe config key {name}"
 
@@ -467,6 +467,60 @@ def test_teacher_rollout_records_what_the_learner_would_see():
     again = SingleSeatEnv(LEAGUE_GAME, LEAGUE_OPTIONS).teacher_rollout("random", 50, seed=4)
     for key in data:
         np.testing.assert_array_equal(data[key], again[key])
+
+
+def test_teacher_rollout_records_only_the_chosen_kind_of_decision():
+    from pokerzoo.envs import game_class
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv(LEAGUE_GAME, LEAGUE_OPTIONS)
+    bidding = game_class(LEAGUE_GAME).BIDDING_PHASES
+    for record in ("bidding", "play"):
+        data = env.teacher_rollout("random", 40, seed=5, record=record)
+        assert data["recorded"].sum() == 40 and len(data["actions"]) == len(data["obs"]) >= 40
+        assert len(data["rewards"]) == len(data["dones"]) == len(data["actions"])
+        # Replaying the same rollout shows each step's phase: only the chosen kind is marked as recorded.
+        env.reset(seed=5)
+        for kept, action in zip(data["recorded"], data["actions"]):
+            assert kept == ((env.game.phase in bidding) == (record == "bidding"))
+            _, _, terminated, truncated, _ = env.step(int(action))
+            if terminated or truncated:
+                env.reset()
+    caribbean = SingleSeatEnv(CARIBBEAN)  # every Caribbean decision is a bidding one
+    with pytest.raises(ValueError, match=r"record='play'.*no such decision"):
+        caribbean.teacher_rollout("random", 5, seed=0, record="play")
+
+
+def test_pretraining_from_several_sources(tmp_path):
+    cfg = tiny(
+        total_timesteps=128,
+        checkpoint_every=0,
+        eval__every=0,
+        ppo__learning_rate=0.0,
+        pretrain={
+            "teacher": "raise_pair_plus",
+            "samples": 1000,
+            "record": "bidding",
+            "extra_sources": [{"teacher": "always_raise", "samples": 600}],
+            "epochs": 1,
+        },
+    )
+    report = Trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+    p = report["throughput"]["pretrain"]
+    assert [(x["teacher"], x["recorded"]) for x in p["sources"]] == [("raise_pair_plus", 1000), ("always_raise", 600)]
+    assert p["samples"] == 1600
+    text = (tmp_path / "run" / "final" / "report.md").read_text()
+    assert "`raise_pair_plus` on 1,000 of its bidding decisions and `always_raise` on 600 of its decisions" in text
+    for bad, match in (
+        ([{"samples": 5}], "entry 0: expected"),
+        ([{"teacher": "random", "samples": 0}], "samples must be an int >= 1"),
+        ([{"teacher": "random", "record": "some"}], "record must be one of all, bidding, play"),
+        ([{"teacher": "nobody"}], "teacher 'nobody'"),
+    ):
+        with pytest.raises(ConfigError, match=match):
+            load_config(tiny(pretrain={"teacher": "random", "extra_sources": bad}))
+    with pytest.raises(ConfigError, match="need a main teacher"):
+        load_config(tiny(pretrain={"extra_sources": [{"teacher": "random"}]}))
 
 
 def test_init_from_starts_with_another_runs_weights(league_run, tmp_path):
