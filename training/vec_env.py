@@ -21,6 +21,9 @@ address envs by index. Workers are started with ``forkserver`` (as SB3 does).
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,9 +31,30 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv, VecEnvIndices
 
+OWNER_POLL_SECONDS = 1.0
 
-def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper) -> None:
+
+def _exit_with_owner(owner_pid: int) -> None:
+    """End this worker once the process that owns the VecEnv is gone.
+
+    A worker only notices a dead owner at its next pipe message, and some
+    calls last many minutes (an imitation's ``teacher_rollout``): without this,
+    killing ``pokerzoo train`` would leave its workers computing for nobody.
+    """
+    while True:
+        time.sleep(OWNER_POLL_SECONDS)
+        try:
+            os.kill(owner_pid, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the pid now belongs to another user's process: the owner is gone
+            os._exit(1)
+
+
+def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper, owner_pid: int | None = None) -> None:
     parent_remote.close()
+    if owner_pid is not None:
+        threading.Thread(target=_exit_with_owner, args=(owner_pid,), daemon=True).start()
     envs = [fn() for fn in fns_wrapper.var]
     while True:
         try:
@@ -104,7 +128,9 @@ class WorkerVecEnv(VecEnv):
         self.processes = []
         for w, (work_remote, remote) in enumerate(zip(work_remotes, self.remotes)):
             fns = [env_fns[i] for i in self.slices[w]]
-            p = ctx.Process(target=_worker, args=(work_remote, remote, CloudpickleWrapper(fns)), daemon=True)
+            p = ctx.Process(
+                target=_worker, args=(work_remote, remote, CloudpickleWrapper(fns), os.getpid()), daemon=True
+            )
             p.start()
             self.processes.append(p)
             work_remote.close()

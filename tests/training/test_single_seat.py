@@ -519,6 +519,52 @@ def test_worker_vec_env_matches_the_in_process_one():
         dummy.close()
 
 
+OWNER_SCRIPT = """
+import sys, time
+from pokerzoo.training.single_seat import SingleSeatEnv
+from pokerzoo.training.vec_env import WorkerVecEnv
+
+if __name__ == "__main__":
+    venv = WorkerVecEnv([lambda: SingleSeatEnv("caribbean_stud_v0") for _ in range(2)], workers=2)
+    print(" ".join(str(p.pid) for p in venv.processes), flush=True)
+    venv.env_method("teacher_rollout", "random", 10**9, 0)  # minutes of work: killed long before it ends
+"""
+
+
+def test_workers_exit_when_their_owner_is_killed(tmp_path):
+    """A worker inside a long call (an imitation's recording) must not outlive a killed trainer."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "owner.py"
+    script.write_text(OWNER_SCRIPT)
+    owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in owner.stdout.readline().split()]
+        assert len(pids) == 2
+        time.sleep(1.0)
+        assert all(_alive(p) for p in pids), "the workers should be busy recording"
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait()
+        deadline = time.monotonic() + 20
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in pids), "workers kept running after their owner was killed"
+    finally:
+        owner.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_copy_of_env_is_independent():
     env = SingleSeatEnv(CARIBBEAN)
     env.reset(seed=1)
