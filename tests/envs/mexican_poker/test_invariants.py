@@ -50,13 +50,19 @@ def test_random_play_property(seed, players, variant):
     else:
         assert abs(total.sum()) < 1e-9  # win/loss is zero-sum
     # Every round is played out and scored once; its tricks column counts exactly the tricks played.
-    rounds, tricks_this_round = 0, 0
+    # Every trick takes at least one card from each player still holding cards, so a round has at
+    # most as many tricks as the deal's hand size.
+    rounds, tricks_this_round, hand_size = 0, 0, None
     for event in game.events:
-        if event["type"] == "trick":
+        if event["type"] == "deal":
+            assert tricks_this_round == 0
+            hand_size = event["hand_size"]
+        elif event["type"] == "trick":
             tricks_this_round += 1
+            assert event["number"] == tricks_this_round
         elif event["type"] == "score":
             assert sum(event["tricks"]) == tricks_this_round
-            assert 1 <= tricks_this_round <= 7
+            assert 1 <= tricks_this_round <= hand_size
             rounds, tricks_this_round = rounds + 1, 0
     assert rounds == 3 and tricks_this_round == 0
 
