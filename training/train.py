@@ -337,7 +337,11 @@ class Trainer:
         p, ppo = self.cfg["pretrain"], self.cfg["ppo"]
         start = time.perf_counter()
         n_envs = resolve_n_envs(self.cfg)
-        sources = [{"teacher": p["teacher"], "samples": p["samples"], "record": p["record"]}, *p["extra_sources"]]
+        # Copies: the per-source counts below belong in the report, not in the run's config.
+        sources = [
+            {"teacher": p["teacher"], "samples": p["samples"], "record": p["record"]},
+            *(dict(x) for x in p["extra_sources"]),
+        ]
         data: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": [], "rewards": []}
         episodes = 0
         for k, source in enumerate(sources):
@@ -356,7 +360,7 @@ class Trainer:
                 data["returns"].append(returns[kept])
                 data["rewards"].append(d["rewards"])
                 episodes += int(d["dones"].sum())
-            source["recorded"] = int(sum(len(d["actions"][d["recorded"]]) for d in parts))
+            source["recorded"] = int(sum(d["recorded"].sum() for d in parts))
         obs, masks, actions, returns = (np.concatenate(data[k]) for k in ("obs", "masks", "actions", "returns"))
         collect = time.perf_counter() - start
 

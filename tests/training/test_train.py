@@ -509,6 +509,10 @@ def test_pretraining_from_several_sources(tmp_path):
     p = report["throughput"]["pretrain"]
     assert [(x["teacher"], x["recorded"]) for x in p["sources"]] == [("raise_pair_plus", 1000), ("always_raise", 600)]
     assert p["samples"] == 1600
+    # The per-source counts are reported, not written into the run's config (which must still load).
+    saved = yaml.safe_load((tmp_path / "run" / "final" / "config.yaml").read_text())
+    assert saved["pretrain"]["extra_sources"] == [{"teacher": "always_raise", "samples": 600, "record": "all"}]
+    load_config(saved)
     text = (tmp_path / "run" / "final" / "report.md").read_text()
     assert "`raise_pair_plus` on 1,000 of its bidding decisions and `always_raise` on 600 of its decisions" in text
     for bad, match in (
