@@ -197,11 +197,10 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in report["final"]:
-        above = "yes" if r["difference_low"] is not None and r["difference_low"] > 0 else "no"
         lines.append(
             f"| `{r['baseline']}` | {r['deals']} | {fmt_estimate(r['learned'])} | "
             f"{fmt_estimate(r['baseline_reward'])} | "
-            f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} | {above} |"
+            f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} | {_above_zero(r)} |"
         )
     if report["composites"]:
         lines += [
@@ -212,10 +211,9 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
             "|---|---|---|---|---|",
         ]
         for r in report["composites"]:
-            above = "yes" if r["difference_low"] is not None and r["difference_low"] > 0 else "no"
-            lines.append(
+                lines.append(
                 f"| {r['learner']} | `{r['baseline']}` | {r['deals']} | "
-                f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} | {above} |"
+                f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} | {_above_zero(r)} |"
             )
     policy_spec = f"policy:{report['policy']}"
     lines += ["", "Reproduce a row with the evaluation harness, e.g.:", "", "```"]
@@ -240,6 +238,10 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
         "Per-baseline harness reports (report.md, games.csv, means.png) are in the `vs_*` folders.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _above_zero(row: Mapping) -> str:
+    return "yes" if row["difference_low"] is not None and row["difference_low"] > 0 else "no"
 
 
 def _init_lines(source: str | None) -> list[str]:
