@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
-from pokerzoo.training.single_seat import RECORD_CHOICES
+from pokerzoo.training.single_seat import RECORD_CHOICES, SEATS_CHOICES
 
 ACTIVATIONS = ("tanh", "relu")
 
@@ -76,25 +76,32 @@ def _agent_list(value: Any) -> list:
     return out
 
 
+SOURCE_KEYS = {"teacher", "samples", "record", "seats"}
+
+
 def _sources(value: Any) -> list[dict]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ValueError(f"expected a list of {{teacher, samples, record}} entries, got {value!r}")
+        raise ValueError(f"expected a list of {{teacher, samples, record, seats}} entries, got {value!r}")
     out = []
     for i, entry in enumerate(value):
-        if not isinstance(entry, dict) or set(entry) - {"teacher", "samples", "record"} or "teacher" not in entry:
+        if not isinstance(entry, dict) or set(entry) - SOURCE_KEYS or "teacher" not in entry:
             raise ValueError(
-                f"entry {i}: expected {{teacher: SPEC, samples: N, record: all|bidding|play}}, got {entry!r}"
+                f"entry {i}: expected {{teacher: SPEC, samples: N, record: all|bidding|play, seats: learner|all}}, "
+                f"got {entry!r}"
             )
         samples, record = entry.get("samples", 100_000), entry.get("record", "all")
+        seats = entry.get("seats", "learner")
         if not isinstance(entry["teacher"], str):
             raise ValueError(f"entry {i}: teacher must be an agent spec, got {entry['teacher']!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"entry {i}: samples must be an int >= 1, got {samples!r}")
         if record not in RECORD_CHOICES:
             raise ValueError(f"entry {i}: record must be one of {', '.join(RECORD_CHOICES)}, got {record!r}")
-        out.append({"teacher": entry["teacher"], "samples": samples, "record": record})
+        if seats not in SEATS_CHOICES:
+            raise ValueError(f"entry {i}: seats must be one of {', '.join(SEATS_CHOICES)}, got {seats!r}")
+        out.append({"teacher": entry["teacher"], "samples": samples, "record": record, "seats": seats})
     return out
 
 
@@ -257,10 +264,17 @@ PRETRAIN = OptionSet(
         choices=RECORD_CHOICES,
     ),
     Option(
+        "seats",
+        "learner",
+        "whose decisions are recorded: learner (the teacher in the learner's seat against the opponent pool) "
+        "or all (the teacher in every seat, every seat recorded: n times the data for the same work)",
+        choices=SEATS_CHOICES,
+    ),
+    Option(
         "extra_sources",
         [],
-        "more teachers whose decisions join the imitation data, each {teacher, samples, record}: e.g. a slow "
-        "search agent's bids and many cheap play decisions of a heuristic",
+        "more teachers whose decisions join the imitation data, each {teacher, samples, record, seats}: e.g. a "
+        "slow search agent's bids and many cheap play decisions of a heuristic",
         convert=_sources,
     ),
     Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1),

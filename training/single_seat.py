@@ -60,6 +60,7 @@ MAX_SKIPPED = 10_000  # episodes in a row without a learner decision: a broken g
 
 
 RECORD_CHOICES = ("all", "bidding", "play")
+SEATS_CHOICES = ("learner", "all")
 MAX_EPISODES_WITHOUT_RECORD = 1000
 
 
@@ -219,7 +220,9 @@ class SingleSeatEnv(gym.Env):
         aec.__dict__.update(attributes)
         self.__dict__.update({**state, "aec": aec})
 
-    def teacher_rollout(self, teacher: str, steps: int, seed: int, record: str = "all") -> dict[str, np.ndarray]:
+    def teacher_rollout(
+        self, teacher: str, steps: int, seed: int, record: str = "all", seats: str = "learner"
+    ) -> dict[str, np.ndarray]:
         """``steps`` learner decisions made by the agent ``teacher`` (a spec), from ``reset(seed=seed)``.
 
         Returns what the learner would have seen and done: ``obs``, ``masks``,
@@ -230,11 +233,21 @@ class SingleSeatEnv(gym.Env):
         decision, and the arrays hold every step with ``recorded`` marking
         the counted ones, so returns can be computed over whole episodes.
         Leaves the env mid-episode.
+
+        ``seats="all"``: the teacher plays every seat (the opponent pool sits
+        out) and every seat's decisions are recorded, each seat's as that
+        seat's own episode (see ``_teacher_selfplay``). With a slow teacher
+        that is n times the data for the same work, since the opponents'
+        decisions are no longer thrown away.
         """
         from pokerzoo.training.opponents import build_agent
 
         if record not in RECORD_CHOICES:
             raise ValueError(f"record={record!r}: expected one of {', '.join(RECORD_CHOICES)}")
+        if seats not in SEATS_CHOICES:
+            raise ValueError(f"seats={seats!r}: expected one of {', '.join(SEATS_CHOICES)}")
+        if seats == "all":
+            return self._teacher_selfplay(teacher, steps, seed, record)
         agent = build_agent(self.env_name, teacher)
         agent.seed(int(np.random.SeedSequence([seed, 1]).generate_state(1, np.uint64)[0] >> 1))
         bidding = self.game.BIDDING_PHASES
@@ -264,6 +277,78 @@ class SingleSeatEnv(gym.Env):
             if terminated or truncated:
                 episodes_without += 1
                 obs, _ = self.reset()
+        return {
+            "obs": np.asarray(rows["obs"], dtype=np.float32).reshape(-1, self.observation_space.shape[0]),
+            "masks": np.asarray(rows["masks"], dtype=bool).reshape(-1, self.action_space.n),
+            "actions": np.asarray(rows["actions"], dtype=np.int64),
+            "rewards": np.asarray(rows["rewards"], dtype=np.float64),
+            "dones": np.asarray(rows["dones"], dtype=bool),
+            "recorded": np.asarray(rows["recorded"], dtype=bool),
+        }
+
+    def _teacher_selfplay(self, teacher: str, steps: int, seed: int, record: str) -> dict[str, np.ndarray]:
+        """Whole games with ``teacher`` in every seat, every seat's decisions recorded (``seats="all"``).
+
+        Each seat's decisions form that seat's episode, rewarded exactly as the
+        single-seat env would reward a learner in that seat: a decision's
+        reward is everything the seat receives from it until its next decision
+        (rewards handed out at reset join its first), the last one carries the
+        terminal payoff and is marked done. Seats' episodes follow one another
+        in seat order, so returns computed over the arrays never mix seats.
+        Games are played to the end, so a few more than ``steps`` may be counted.
+        """
+        from pokerzoo.training.opponents import build_agent
+
+        n, aec, names = self.num_players, self.aec, self.aec.possible_agents
+        seeds = np.random.SeedSequence([seed, 2]).generate_state(n + 1, np.uint64)
+        agents = [build_agent(self.env_name, teacher) for _ in range(n)]
+        for agent, s in zip(agents, seeds[1:], strict=True):
+            agent.seed(int(s >> 1))
+        bidding = self.game.BIDDING_PHASES
+        keys = ("obs", "masks", "actions", "rewards", "dones", "recorded")
+        rows: dict[str, list] = {k: [] for k in keys}
+        counted, games_without, game_seed = 0, 0, int(seeds[0] >> 1)
+        while counted < steps:
+            if games_without > MAX_EPISODES_WITHOUT_RECORD:
+                raise ValueError(
+                    f"record={record!r}: the teacher {teacher!r} made no such decision in "
+                    f"{MAX_EPISODES_WITHOUT_RECORD:,} games of {self.env_name} "
+                    f"(its bidding phases: {', '.join(sorted(bidding)) or 'none'})"
+                )
+            aec.reset(seed=game_seed)
+            game_seed = None
+            game = self.game
+            per_seat: list[dict[str, list]] = [{k: [] for k in keys} for _ in range(n)]
+            pending = [float(aec.rewards[a]) for a in names]
+            before = counted
+            while not game.is_over:
+                p = game.current_player
+                mask = game.legal_mask()
+                view = game.view(p)
+                kept = record == "all" or (game.phase in bidding) == (record == "bidding")
+                action = int(agents[p].act(view, mask, game))
+                mine = per_seat[p]
+                if mine["obs"]:  # the previous decision's reward is complete
+                    mine["rewards"][-1] = pending[p]
+                    pending[p] = 0.0
+                mine["obs"].append(np.asarray(game.encode(view), dtype=np.float32))
+                mine["masks"].append(np.array(mask, dtype=bool))
+                mine["actions"].append(action)
+                mine["recorded"].append(kept)
+                mine["rewards"].append(0.0)
+                mine["dones"].append(False)
+                counted += kept
+                aec.step(action)
+                for q, name in enumerate(names):
+                    pending[q] += aec.rewards[name]
+            for q, mine in enumerate(per_seat):
+                if mine["obs"]:
+                    mine["rewards"][-1] = pending[q]
+                    mine["dones"][-1] = True
+                    for k in keys:
+                        rows[k].extend(mine[k])
+            games_without = games_without + 1 if counted == before else 0
+        self._done = True  # the wrapper's own episode is gone: reset() before stepping again
         return {
             "obs": np.asarray(rows["obs"], dtype=np.float32).reshape(-1, self.observation_space.shape[0]),
             "masks": np.asarray(rows["masks"], dtype=bool).reshape(-1, self.action_space.n),

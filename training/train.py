@@ -339,7 +339,7 @@ class Trainer:
         n_envs = resolve_n_envs(self.cfg)
         # Copies: the per-source counts below belong in the report, not in the run's config.
         sources = [
-            {"teacher": p["teacher"], "samples": p["samples"], "record": p["record"]},
+            {"teacher": p["teacher"], "samples": p["samples"], "record": p["record"], "seats": p["seats"]},
             *(dict(x) for x in p["extra_sources"]),
         ]
         data: dict[str, list[np.ndarray]] = {"obs": [], "masks": [], "actions": [], "returns": [], "rewards": []}
@@ -349,7 +349,9 @@ class Trainer:
             # The main source keeps the seeds of runs made before extra sources existed.
             seeds = [_seed_of(self.cfg["seed"], 0xBC, *([k] if k else []), i) for i in range(n_envs)]
             parts = _call_each(
-                self.venv, "teacher_rollout", [(source["teacher"], per_env, s, source["record"]) for s in seeds]
+                self.venv,
+                "teacher_rollout",
+                [(source["teacher"], per_env, s, source["record"], source["seats"]) for s in seeds],
             )
             for d in parts:
                 kept = d["recorded"]

@@ -491,6 +491,50 @@ def test_teacher_rollout_records_only_the_chosen_kind_of_decision():
         caribbean.teacher_rollout("random", 5, seed=0, record="play")
 
 
+def test_teacher_in_every_seat_records_each_seat_as_its_own_episode():
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv("perico_v0")
+    data = env.teacher_rollout("random", 1, seed=3, seats="all")  # one decision asked: one whole game played
+    game = env.game
+    assert game.is_over
+    ends = np.flatnonzero(data["dones"])
+    assert len(ends) == game.num_players == 4  # every Perico seat takes a turn before anyone may knock
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    # Each seat's episode carries exactly that seat's rewards of the game, the last point included.
+    per_seat = [data["rewards"][a : b + 1].sum() for a, b in zip(starts, ends, strict=True)]
+    np.testing.assert_allclose(per_seat, game.total_rewards)
+    assert game.total_rewards.sum() >= 1  # the game was won, so some seat was paid
+    # Each episode's observations are its own seat's: the observer's hand block is the seat's hand.
+    assert all(data["masks"][t, data["actions"][t]] for t in range(len(data["actions"])))
+    assert data["recorded"].all() and len(data["actions"]) == len(data["obs"])
+    again = SingleSeatEnv("perico_v0").teacher_rollout("random", 1, seed=3, seats="all")
+    for key in data:
+        np.testing.assert_array_equal(data[key], again[key])
+    bids = env.teacher_rollout("random", 5, seed=4, record="bidding", seats="all")
+    assert bids["recorded"].sum() >= 5 and not bids["recorded"].all()
+    with pytest.raises(ValueError, match="seats='both': expected one of learner, all"):
+        env.teacher_rollout("random", 1, seed=0, seats="both")
+
+
+def test_teacher_in_every_seat_replays_as_the_game_it_recorded():
+    """Replaying the recorded actions in recording order of the game's turns gives the same observations."""
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv("perico_v0")
+    data = env.teacher_rollout("random", 1, seed=8, seats="all")
+    ends = np.flatnonzero(data["dones"])
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    queues = [list(range(a, b + 1)) for a, b in zip(starts, ends, strict=True)]
+    env.aec.reset(seed=int(np.random.SeedSequence([8, 2]).generate_state(5, np.uint64)[0] >> 1))
+    replay = env.game
+    while not replay.is_over:
+        t = queues[replay.current_player].pop(0)
+        np.testing.assert_array_equal(data["obs"][t], replay.encode(replay.view(replay.current_player)))
+        env.aec.step(int(data["actions"][t]))
+    assert not any(queues)
+
+
 def test_pretraining_from_several_sources(tmp_path):
     cfg = tiny(
         total_timesteps=128,
@@ -501,7 +545,7 @@ def test_pretraining_from_several_sources(tmp_path):
             "teacher": "raise_pair_plus",
             "samples": 1000,
             "record": "bidding",
-            "extra_sources": [{"teacher": "always_raise", "samples": 600}],
+            "extra_sources": [{"teacher": "always_raise", "samples": 600, "seats": "all"}],
             "epochs": 1,
         },
     )
@@ -511,7 +555,9 @@ def test_pretraining_from_several_sources(tmp_path):
     assert p["samples"] == 1600
     # The per-source counts are reported, not written into the run's config (which must still load).
     saved = yaml.safe_load((tmp_path / "run" / "final" / "config.yaml").read_text())
-    assert saved["pretrain"]["extra_sources"] == [{"teacher": "always_raise", "samples": 600, "record": "all"}]
+    assert saved["pretrain"]["extra_sources"] == [
+        {"teacher": "always_raise", "samples": 600, "record": "all", "seats": "all"}
+    ]
     load_config(saved)
     text = (tmp_path / "run" / "final" / "report.md").read_text()
     assert "`raise_pair_plus` on 1,000 of its bidding decisions and `always_raise` on 600 of its decisions" in text
@@ -519,6 +565,7 @@ def test_pretraining_from_several_sources(tmp_path):
         ([{"samples": 5}], "entry 0: expected"),
         ([{"teacher": "random", "samples": 0}], "samples must be an int >= 1"),
         ([{"teacher": "random", "record": "some"}], "record must be one of all, bidding, play"),
+        ([{"teacher": "random", "seats": "some"}], "seats must be one of learner, all"),
         ([{"teacher": "nobody"}], "teacher 'nobody'"),
     ):
         with pytest.raises(ConfigError, match=match):
