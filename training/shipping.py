@@ -7,9 +7,11 @@ produced it, so a reader can check or redo every number in its README.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -66,6 +68,37 @@ def save_policy(model, path: Path, meta: Mapping) -> Path:
     return path
 
 
+WEIGHT_DTYPES = ("float32", "float16")
+
+
+def halve_weights(path: str | Path) -> Path:
+    """Rewrite a policy zip in place with its network weights stored as float16.
+
+    Half the bytes, for policies shipped inside the package. ``MaskablePPO.load``
+    copies them into the float32 network (``load_state_dict`` casts), so the
+    file stays an ordinary SB3 zip; the cost is float16's rounding (about 3
+    significant digits), which can flip a near-tied decision, so a halved
+    policy is re-evaluated before its figures are quoted.
+    """
+    import torch
+
+    path = Path(path)
+    with zipfile.ZipFile(path) as z:
+        members = [(info, z.read(info.filename)) for info in z.infolist()]
+    tmp = path.with_name(path.name + ".tmp")
+    with zipfile.ZipFile(tmp, "w") as out:
+        for info, data in members:
+            if info.filename == "policy.pth":
+                state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+                state = {k: v.half() if v.is_floating_point() else v for k, v in state.items()}
+                buffer = io.BytesIO()
+                torch.save(state, buffer)
+                data = buffer.getvalue()
+            out.writestr(info, data)
+    os.replace(tmp, path)
+    return path
+
+
 def resolve_policy_file(source: str | Path) -> Path:
     """The policy zip that ``source`` names: a .zip, a checkpoint folder, or a run folder (final, else latest)."""
     path = Path(source)
@@ -81,16 +114,22 @@ def resolve_policy_file(source: str | Path) -> Path:
     )
 
 
-def ship_policy(run_dir: str | Path, name: str = "ppo", dest: Path | None = None) -> Path:
+def ship_policy(
+    run_dir: str | Path, name: str = "ppo", dest: Path | None = None, weights: str = "float32"
+) -> Path:
     """Copy a finished run's policy into ``training/policies/<game>/<name>.zip`` with its provenance.
 
     Beside the zip: ``<name>.yaml`` (the run's config), ``<name>.json`` (the
     training command(s), throughput and wall time, and the final evaluation
     with the ``pokerzoo evaluate`` command of each row, rewritten for the
     shipped name) and the folder's ``README.md`` (regenerated).
+    ``weights="float16"`` stores the weights at half size (``halve_weights``);
+    the final evaluation in the json was then made with the float32 policy.
     """
     from pokerzoo.training.policy_agent import POLICY_DIR
 
+    if weights not in WEIGHT_DTYPES:
+        raise ValueError(f"weights={weights!r}: expected one of {', '.join(WEIGHT_DTYPES)}")
     run = Path(run_dir)
     report_path = run / "final" / "report.json"
     if not report_path.is_file():
@@ -104,6 +143,8 @@ def ship_policy(run_dir: str | Path, name: str = "ppo", dest: Path | None = None
     if not init.exists():
         init.write_text(f'"""The trained policies shipped for {short} (see README.md here)."""\n')
     shutil.copyfile(run / "final" / "policy.zip", folder / f"{name}.zip")
+    if weights == "float16":
+        halve_weights(folder / f"{name}.zip")
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     rows = []
     for r in report["final"] + report["composites"]:
@@ -125,11 +166,15 @@ def ship_policy(run_dir: str | Path, name: str = "ppo", dest: Path | None = None
         "eval_seed": report["eval_seed"],
         "eval_options": report["eval_options"],
         "unit": report["unit"],
+        "weights": weights,
         "evaluation": rows,
     }
     (folder / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n")
     _write_policies_readme(folder)
     return folder / f"{name}.zip"
+
+
+HALF_NOTE = " (half the file; loading casts them back to float32)"
 
 
 def _write_policies_readme(folder: Path) -> None:
@@ -142,7 +187,8 @@ def _write_policies_readme(folder: Path) -> None:
             "",
             f"MaskablePPO, {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.0f} min wall time "
             f"({tp['n_envs']} envs, {tp['workers'] or 'no'} worker processes; env steps/s while collecting "
-            f"{tp['env_steps_per_second_collecting']}). Config: `{m['name']}.yaml`. Produced by:",
+            f"{tp['env_steps_per_second_collecting']}). Config: `{m['name']}.yaml`. Weights stored as "
+            f"{m.get('weights', 'float32')}{HALF_NOTE if m.get('weights') == 'float16' else ''}. Produced by:",
             "",
             "```",
             *m["training_commands"],

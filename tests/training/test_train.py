@@ -430,6 +430,39 @@ def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path,
         ship_policy(tmp_path, "x", dest=tmp_path)
 
 
+def test_shipping_with_float16_weights_halves_the_file_and_still_loads(league_run, tmp_path):
+    import io
+    import zipfile
+
+    import torch
+
+    from pokerzoo.training.policy_agent import load_model, load_policy_net
+    from pokerzoo.training.shipping import ship_policy
+
+    run, _ = league_run
+    full = ship_policy(run, "full", dest=tmp_path)
+    half = ship_policy(run, "half", dest=tmp_path, weights="float16")
+    assert half.stat().st_size < 0.75 * full.stat().st_size
+    with zipfile.ZipFile(half) as z:
+        stored = torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    assert {v.dtype for v in stored.values() if v.is_floating_point()} == {torch.float16}
+    # An ordinary SB3 zip still: MaskablePPO.load casts the weights back into the float32 network,
+    # equal to the original's rounded to float16.
+    original, loaded = load_model(full).policy.state_dict(), load_model(half).policy.state_dict()
+    for key, value in original.items():
+        assert loaded[key].dtype == value.dtype
+        torch.testing.assert_close(loaded[key], value.half().float(), rtol=0, atol=0)
+    net_full, net_half = load_policy_net(full), load_policy_net(half)
+    obs = np.random.default_rng(1).random((64, net_full.observation_size), dtype=np.float32)
+    np.testing.assert_allclose(net_half.logits(obs), net_full.logits(obs), atol=0.05)
+    folder = half.parent
+    assert json.loads((folder / "half.json").read_text())["weights"] == "float16"
+    assert "Weights stored as float16 (half the file" in (folder / "README.md").read_text()
+    with pytest.raises(ValueError, match="weights='int8': expected one of float32, float16"):
+        ship_policy(run, "bad", dest=tmp_path, weights="int8")
+    assert not (folder / "bad.zip").exists()
+
+
 def test_pretraining_imitates_the_teacher(tmp_path):
     """With PPO's learning rate at zero, the final policy is the imitation alone: it plays like the teacher."""
     from pokerzoo.agents.registry import make_agent

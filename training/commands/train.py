@@ -42,6 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="copy a finished run's policy into training/policies/<game>/ (as --name) and stop",
     )
     parser.add_argument("--name", default="ppo", help="the shipped policy's agent name (default ppo)")
+    parser.add_argument(
+        "--weights",
+        choices=("float32", "float16"),
+        default="float32",
+        help="with --ship: how the weights are stored (float16: half the file; re-evaluate before quoting figures)",
+    )
     parser.add_argument("--verbose", action="store_true", help="print SB3's metrics table after every rollout")
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
@@ -70,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.ship:
         from pokerzoo.training.shipping import ship_policy
 
-        path = ship_policy(args.ship, args.name)
+        path = ship_policy(args.ship, args.name, weights=args.weights)
         print(f"shipped {args.ship} as {path} (agent name {args.name!r}); see {path.parent / 'README.md'}")
         return 0
     if args.timesteps is not None and args.timesteps < 1:
