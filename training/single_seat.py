@@ -61,6 +61,7 @@ MAX_SKIPPED = 10_000  # episodes in a row without a learner decision: a broken g
 
 RECORD_CHOICES = ("all", "bidding", "play")
 SEATS_CHOICES = ("learner", "all")
+RECORDING_KEYS = ("obs", "masks", "actions", "rewards", "dones", "recorded")  # a teacher recording's arrays
 MAX_EPISODES_WITHOUT_RECORD = 1000
 
 
@@ -251,7 +252,7 @@ class SingleSeatEnv(gym.Env):
         agent = build_agent(self.env_name, teacher)
         agent.seed(int(np.random.SeedSequence([seed, 1]).generate_state(1, np.uint64)[0] >> 1))
         bidding = self.game.BIDDING_PHASES
-        rows: dict[str, list] = {k: [] for k in ("obs", "masks", "actions", "rewards", "dones", "recorded")}
+        rows: dict[str, list] = {k: [] for k in RECORDING_KEYS}
         obs, _ = self.reset(seed=seed)
         counted, episodes_without = 0, 0
         while counted < steps:
@@ -277,14 +278,7 @@ class SingleSeatEnv(gym.Env):
             if terminated or truncated:
                 episodes_without += 1
                 obs, _ = self.reset()
-        return {
-            "obs": np.asarray(rows["obs"], dtype=np.float32).reshape(-1, self.observation_space.shape[0]),
-            "masks": np.asarray(rows["masks"], dtype=bool).reshape(-1, self.action_space.n),
-            "actions": np.asarray(rows["actions"], dtype=np.int64),
-            "rewards": np.asarray(rows["rewards"], dtype=np.float64),
-            "dones": np.asarray(rows["dones"], dtype=bool),
-            "recorded": np.asarray(rows["recorded"], dtype=bool),
-        }
+        return self._recording_arrays(rows)
 
     def _teacher_selfplay(self, teacher: str, steps: int, seed: int, record: str) -> dict[str, np.ndarray]:
         """Whole games with ``teacher`` in every seat, every seat's decisions recorded (``seats="all"``).
@@ -305,7 +299,7 @@ class SingleSeatEnv(gym.Env):
         for agent, s in zip(agents, seeds[1:], strict=True):
             agent.seed(int(s >> 1))
         bidding = self.game.BIDDING_PHASES
-        keys = ("obs", "masks", "actions", "rewards", "dones", "recorded")
+        keys = RECORDING_KEYS
         rows: dict[str, list] = {k: [] for k in keys}
         counted, games_without, game_seed = 0, 0, int(seeds[0] >> 1)
         while counted < steps:
@@ -349,6 +343,10 @@ class SingleSeatEnv(gym.Env):
                         rows[k].extend(mine[k])
             games_without = games_without + 1 if counted == before else 0
         self._done = True  # the wrapper's own episode is gone: reset() before stepping again
+        return self._recording_arrays(rows)
+
+    def _recording_arrays(self, rows: dict[str, list]) -> dict[str, np.ndarray]:
+        """A teacher recording's row lists as the arrays imitation takes (shaped even when empty)."""
         return {
             "obs": np.asarray(rows["obs"], dtype=np.float32).reshape(-1, self.observation_space.shape[0]),
             "masks": np.asarray(rows["masks"], dtype=bool).reshape(-1, self.action_space.n),
