@@ -65,6 +65,11 @@ RECORDING_KEYS = ("obs", "masks", "actions", "rewards", "dones", "recorded")  # 
 MAX_EPISODES_WITHOUT_RECORD = 1000
 
 
+def selfplay_seeds(seed: int, players: int) -> list[int]:
+    """The first game's seed, then each seat's teacher seed, of ``teacher_rollout(seats="all", seed=seed)``."""
+    return [int(s >> 1) for s in np.random.SeedSequence([seed, 2]).generate_state(players + 1, np.uint64)]
+
+
 class SingleSeatEnv(gym.Env):
     """The learner's seat of ``game`` as a gymnasium env (see the module docstring).
 
@@ -294,14 +299,14 @@ class SingleSeatEnv(gym.Env):
         from pokerzoo.training.opponents import build_agent
 
         n, aec, names = self.num_players, self.aec, self.aec.possible_agents
-        seeds = np.random.SeedSequence([seed, 2]).generate_state(n + 1, np.uint64)
+        game_seed, *agent_seeds = selfplay_seeds(seed, n)
         agents = [build_agent(self.env_name, teacher) for _ in range(n)]
-        for agent, s in zip(agents, seeds[1:], strict=True):
-            agent.seed(int(s >> 1))
+        for agent, s in zip(agents, agent_seeds, strict=True):
+            agent.seed(s)
         bidding = self.game.BIDDING_PHASES
         keys = RECORDING_KEYS
         rows: dict[str, list] = {k: [] for k in keys}
-        counted, games_without, game_seed = 0, 0, int(seeds[0] >> 1)
+        counted, games_without = 0, 0
         while counted < steps:
             if games_without > MAX_EPISODES_WITHOUT_RECORD:
                 raise ValueError(

@@ -524,6 +524,13 @@ def test_teacher_rollout_records_only_the_chosen_kind_of_decision():
         caribbean.teacher_rollout("random", 5, seed=0, record="play")
 
 
+def _seat_episodes(dones: np.ndarray) -> list[range]:
+    """The step ranges of the episodes of an all-seat recording (one per seat, in seat order)."""
+    ends = np.flatnonzero(dones)
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    return [range(int(a), int(b) + 1) for a, b in zip(starts, ends, strict=True)]
+
+
 def test_teacher_in_every_seat_records_each_seat_as_its_own_episode():
     from pokerzoo.training.single_seat import SingleSeatEnv
 
@@ -531,14 +538,12 @@ def test_teacher_in_every_seat_records_each_seat_as_its_own_episode():
     data = env.teacher_rollout("random", 1, seed=3, seats="all")  # one decision asked: one whole game played
     game = env.game
     assert game.is_over
-    ends = np.flatnonzero(data["dones"])
-    assert len(ends) == game.num_players == 4  # every Perico seat takes a turn before anyone may knock
-    starts = np.concatenate([[0], ends[:-1] + 1])
+    episodes = _seat_episodes(data["dones"])
+    assert len(episodes) == game.num_players == 4  # every Perico seat takes a turn before anyone may knock
     # Each seat's episode carries exactly that seat's rewards of the game, the last point included.
-    per_seat = [data["rewards"][a : b + 1].sum() for a, b in zip(starts, ends, strict=True)]
-    np.testing.assert_allclose(per_seat, game.total_rewards)
+    np.testing.assert_allclose([data["rewards"][steps].sum() for steps in episodes], game.total_rewards)
     assert game.total_rewards.sum() >= 1  # the game was won, so some seat was paid
-    # Each episode's observations are its own seat's: the observer's hand block is the seat's hand.
+    # Every recorded action was legal where it was made.
     assert all(data["masks"][t, data["actions"][t]] for t in range(len(data["actions"])))
     assert data["recorded"].all() and len(data["actions"]) == len(data["obs"])
     again = SingleSeatEnv("perico_v0").teacher_rollout("random", 1, seed=3, seats="all")
@@ -552,14 +557,12 @@ def test_teacher_in_every_seat_records_each_seat_as_its_own_episode():
 
 def test_teacher_in_every_seat_replays_as_the_game_it_recorded():
     """Replaying the recorded actions in recording order of the game's turns gives the same observations."""
-    from pokerzoo.training.single_seat import SingleSeatEnv
+    from pokerzoo.training.single_seat import SingleSeatEnv, selfplay_seeds
 
     env = SingleSeatEnv("perico_v0")
     data = env.teacher_rollout("random", 1, seed=8, seats="all")
-    ends = np.flatnonzero(data["dones"])
-    starts = np.concatenate([[0], ends[:-1] + 1])
-    queues = [list(range(a, b + 1)) for a, b in zip(starts, ends, strict=True)]
-    env.aec.reset(seed=int(np.random.SeedSequence([8, 2]).generate_state(5, np.uint64)[0] >> 1))
+    queues = [list(steps) for steps in _seat_episodes(data["dones"])]
+    env.aec.reset(seed=selfplay_seeds(8, env.num_players)[0])
     replay = env.game
     while not replay.is_over:
         t = queues[replay.current_player].pop(0)

@@ -60,9 +60,12 @@ def test_random_play_property(seed, players, variant):
         elif event["type"] == "trick":
             tricks_this_round += 1
             assert event["number"] == tricks_this_round
+            assert 0 <= event["winner"] < players
         elif event["type"] == "score":
             assert sum(event["tricks"]) == tricks_this_round
-            assert 1 <= tricks_this_round <= hand_size
+            assert hand_size is not None, "a round was scored before any deal"
+            assert tricks_this_round >= 1, "a round was scored without a trick"
+            assert tricks_this_round <= hand_size, f"{tricks_this_round} tricks from hands of {hand_size} cards"
             rounds, tricks_this_round = rounds + 1, 0
     assert rounds == 3 and tricks_this_round == 0
 
