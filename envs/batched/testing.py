@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.envs import env_module
+from pokerzoo.envs.aec import make_raw_env
 from pokerzoo.envs.batched import kernel_class
 from pokerzoo.envs.batched.core import BatchedEnv, GameKernel
 from pokerzoo.envs.engine.cards import Chance
@@ -57,8 +57,9 @@ def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return np.argmax(np.cumsum(mask, axis=1) > pick[:, None], axis=1).astype(np.int64)
 
 
-def _scalar_env(name: str, options: Mapping[str, Any]):
-    return env_module(name).raw_env(**dict(options))
+def scalar_env_class(kclass: type[GameKernel]):
+    """The AEC ``raw_env`` class of a kernel's scalar game (the registered env's class for a registered game)."""
+    return make_raw_env(kclass.game_class, f"{kclass.game_class.NAME}_v0")
 
 
 def differential_play(
@@ -77,7 +78,8 @@ def differential_play(
     name = f"{kclass.game_class.NAME}_v0"
     n = len(seeds)
     env = BatchedEnv(kclass, n, parallel=parallel, **dict(options))
-    scalars = [_scalar_env(name, options) for _ in range(n)]
+    raw_env = scalar_env_class(kclass)
+    scalars = [raw_env(**dict(options)) for _ in range(n)]
     agents = scalars[0].possible_agents
     label = f"{name} {dict(options)}"
     batched_chances = None
