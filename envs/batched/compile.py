@@ -92,23 +92,31 @@ def _pokerzoo_cache_dir() -> Iterator[None]:
         numba.config.CACHE_DIR = saved
 
 
-def kernel(fn: Callable | None = None, *, parallel: bool = False) -> Callable:
-    """``numba.njit(cache=True)`` with the cache folder above; ``@kernel`` or ``@kernel(parallel=True)``.
+def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False) -> Callable:
+    """``numba.njit(cache=True)`` with the cache folder above (``@kernel``, ``@kernel(parallel=True)``...).
 
     ``parallel=True`` compiles ``numba.prange`` loops to run over all of numba's
     threads (``NUMBA_NUM_THREADS``, or ``numba.set_num_threads``).
 
+    ``inline=True`` inlines the function into its callers in numba's own IR.
+    A call between compiled functions passes every array of every state tuple
+    field by field (dozens of words per tuple), so a game's row functions,
+    called once or more per row and step, are inlined: Caribbean stud's step
+    went from about 630 ns a row to 380. Inlining costs compile time at every
+    call site, so keep rarely taken, bulky paths (a scripted shuffle) in
+    functions of their own.
+
     Kernels are compiled without numba's reference counting (``_nrt=False``):
-    they work in place on arrays the env owns and never allocate, and passing
-    a state tuple of arrays between compiled functions otherwise costs an
-    atomic increment and decrement per array per call, measured at more than
-    half of a Caribbean stud step (1,360 ns a row with it, 600 without).
-    A kernel that allocates (``np.zeros``...) fails to compile (numba finds
-    no implementation of it without the NRT), so the rule cannot be broken silently.
+    they work in place on arrays the env owns and never allocate, and with it
+    every array passed between compiled functions is counted in and out with
+    atomic operations, which cost more than half of a Caribbean stud step
+    (1,360 ns a row with it, 630 without, before inlining). A kernel that
+    allocates (``np.zeros``...) fails to compile (numba finds no implementation
+    of it without the NRT), so the rule cannot be broken silently.
     """
 
     def wrap(f: Callable) -> Callable:
         with _pokerzoo_cache_dir():
-            return numba.njit(cache=True, parallel=parallel, _nrt=False)(f)
+            return numba.njit(cache=True, parallel=parallel, _nrt=False, inline="always" if inline else "never")(f)
 
     return wrap(fn) if fn is not None else wrap

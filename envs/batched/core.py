@@ -48,6 +48,7 @@ from pokerzoo.envs.engine.game import Game, IllegalActionError
 
 RUNNING, TERMINATED, TRUNCATED = 0, 1, 2  # row status after a step (``out.status``)
 START = -1  # the action that starts a new game in a row (``reset``)
+CHUNK = 64  # rows per task of the parallel loops
 
 
 class Outputs(NamedTuple):

@@ -27,7 +27,7 @@ import numpy as np
 from pokerzoo.envs.aec import make_raw_env
 from pokerzoo.envs.batched import chance as chance_lib
 from pokerzoo.envs.batched.compile import kernel
-from pokerzoo.envs.batched.core import RUNNING, START, TERMINATED, GameKernel
+from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import Option, OptionSet, num_players_option
@@ -135,7 +135,7 @@ class ToyParams(NamedTuple):
     deck: np.ndarray
 
 
-@kernel
+@kernel(inline=True)
 def start(state, params, chance, i):
     n = params.num_players
     state.dealer[i] = chance_lib.integer(chance, i, n)
@@ -148,7 +148,7 @@ def start(state, params, chance, i):
     state.to_act[i] = (state.dealer[i] + 1) % n
 
 
-@kernel
+@kernel(inline=True)
 def apply(state, params, chance, i, action, rewards):
     p = state.to_act[i]
     if action == SWAP:
@@ -172,7 +172,7 @@ def apply(state, params, chance, i, action, rewards):
     return RUNNING
 
 
-@kernel
+@kernel(inline=True)
 def observe(state, params, i, obs, mask):
     obs[:] = 0.0
     p = state.to_act[i]
@@ -186,7 +186,7 @@ def observe(state, params, i, obs, mask):
     return p
 
 
-@kernel
+@kernel(inline=True)
 def _row(state, params, chance, i, action, out):
     rewards = out.rewards[i]
     rewards[:] = 0.0
@@ -210,8 +210,10 @@ def run_rows(state, params, chance, rows, actions, out):
 
 @kernel(parallel=True)
 def run_rows_parallel(state, params, chance, rows, actions, out):
-    for k in numba.prange(rows.shape[0]):
-        _row(state, params, chance, rows[k], actions[k], out)
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        run_rows(state, params, chance, rows[lo:hi], actions[lo:hi], out)
 
 
 class ToyKernel(GameKernel):
