@@ -16,7 +16,7 @@ from pokerzoo.envs import ENV_NAMES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("what", nargs="?", choices=("all", "envs", "hands"), default="all")
+    parser.add_argument("what", nargs="?", choices=("all", "envs", "hands", "batched"), default="all")
     parser.add_argument("--games", nargs="*", default=list(ENV_NAMES), help="games to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per row and column")
     parser.add_argument("--no-references", action="store_true", help="skip the reference libraries")
@@ -67,5 +67,33 @@ def run(args: argparse.Namespace) -> int:
         print("Hand evaluations/s (one call per hand, or one numpy batch)\n")
         print(table + "\n")
         _write(out, "hand_eval", rows, table)
+    if args.what == "batched":
+        _bench_batched(args, out)
     print(f"results in {out}")
     return 0
+
+
+def _bench_batched(args: argparse.Namespace, out: Path) -> None:
+    """The batched engine's table (``pokerzoo.training.batched_benchmarks``), one per batched game asked for."""
+    from tqdm import tqdm
+
+    from pokerzoo.envs.batched import BATCHED_GAMES, kernel_class
+    from pokerzoo.training.batched_benchmarks import batched_speed_rows
+    from pokerzoo.training.benchmarks import markdown_table
+    from pokerzoo.training.evaluate import parse_config_pairs
+
+    games = [g for g in args.games if g in BATCHED_GAMES or f"{g}_v0" in BATCHED_GAMES]
+    if not games:
+        raise SystemExit(f"none of {args.games} is batched yet; batched games: {', '.join(BATCHED_GAMES)}")
+    config = parse_config_pairs(args.config)
+    for name in games:
+        kernel_class(name)  # unknown names fail here, before anything is measured
+        with tqdm(desc=f"batched {name}", unit="row") as bar:
+            rows = batched_speed_rows(
+                name, seconds=args.seconds, references=not args.no_references, options=config,
+                progress=lambda _label: bar.update(),
+            )
+        table = markdown_table(rows, ["engine", "N", "threads", "agent-steps/s", "per CPU second"])
+        print(f"Batched {name}: random legal play, observations and masks built every step\n")
+        print(table + "\n")
+        _write(out, f"batched_{name}", rows, table)
