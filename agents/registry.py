@@ -55,7 +55,7 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     available = scripted_agents(game)
     if spec in available:
         return available[spec](seed=seed)
-    importlib.import_module("pokerzoo.training.policy_agent")  # registers the trained-policy loader
+    importlib.import_module("pokerzoo.agents.policy")  # registers the trained-policy loader
     for loader in POLICY_LOADERS:
         agent = loader(_env_name(game), spec, seed)
         if agent is not None:

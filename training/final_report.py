@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.config import baseline_deals, baseline_spec
-from pokerzoo.training.history import to_jsonable
 
 
 def evaluate_pair(
@@ -35,8 +35,8 @@ def evaluate_pair(
     options: Mapping | None = None,
 ) -> dict:
     """A duplicate-deal tournament ``[learned, baseline]`` through the harness; the paired difference row."""
-    from pokerzoo.training import report
-    from pokerzoo.training.evaluate import Tournament, run_tournament
+    from pokerzoo.evaluation import report
+    from pokerzoo.evaluation.tournament import Tournament, run_tournament
 
     e = cfg["eval"]
     t = Tournament(

@@ -173,7 +173,7 @@ class OpponentPool(Opponents):
         self.set_snapshots([*self.snapshots, str(path)])
 
     def set_snapshots(self, paths: Sequence[str]) -> None:
-        from pokerzoo.training.policy_agent import PolicyAgent
+        from pokerzoo.agents.policy import PolicyAgent
 
         paths = [str(p) for p in paths][-self.max_snapshots :]
         agents = {}

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
-from pokerzoo.training.history import to_jsonable
 
 
 def policy_meta(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
@@ -117,7 +117,7 @@ def resolve_policy_file(source: str | Path) -> Path:
 def ship_policy(
     run_dir: str | Path, name: str = "ppo", dest: Path | None = None, weights: str = "float32"
 ) -> Path:
-    """Copy a finished run's policy into ``training/policies/<game>/<name>.zip`` with its provenance.
+    """Copy a finished run's policy into ``agents/policies/<game>/<name>.zip`` with its provenance.
 
     Beside the zip: ``<name>.yaml`` (the run's config), ``<name>.json`` (the
     training command(s), throughput and wall time, and the final evaluation
@@ -126,7 +126,7 @@ def ship_policy(
     ``weights="float16"`` stores the weights at half size (``halve_weights``);
     the final evaluation in the json was then made with the float32 policy.
     """
-    from pokerzoo.training.policy_agent import POLICY_DIR
+    from pokerzoo.agents.policy import POLICY_DIR
 
     if weights not in WEIGHT_DTYPES:
         raise ValueError(f"weights={weights!r}: expected one of {', '.join(WEIGHT_DTYPES)}")

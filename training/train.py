@@ -22,7 +22,7 @@
   kill restores all of it, truncates the logs to the checkpoint, and continues
   with the very same numbers an uninterrupted run would have produced (tested);
 * **periodic evaluation** against the baselines through the evaluation harness
-  (``pokerzoo.training.evaluate``: duplicate deals, paired differences with
+  (``pokerzoo.evaluation.tournament``: duplicate deals, paired differences with
   95% intervals), written to ``RUN/evals.csv`` and TensorBoard. Snapshots and
   evaluations run inside a saved-and-restored RNG context, so switching them
   on or off does not change the training itself;
@@ -54,6 +54,7 @@ import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 
+from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.config import (
     baseline_deals,
     baseline_spec,
@@ -62,7 +63,6 @@ from pokerzoo.training.config import (
     resolve_workers,
 )
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
-from pokerzoo.training.history import to_jsonable
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
 from pokerzoo.training.resume import (
     append_rows,

@@ -7,7 +7,7 @@
    the run writes its logs, checkpoints, learning curve and report there like
    any ``pokerzoo train`` run;
 2. plays one duplicate-deal tournament through the evaluation harness: the
-   policy shipped in ``training/policies/<game>/`` (``ppo``), the fresh one
+   policy shipped in ``agents/policies/<game>/`` (``ppo``), the fresh one
    (``policy:RUN``) and the game's scripted baselines on the same deals, and
    prints the table with the paired differences and their 95% intervals.
    ``--games N`` sets the deals (default 20,000 for one-seat games, 100 otherwise).
@@ -31,14 +31,15 @@ from __future__ import annotations
 
 import argparse
 import time
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.envs import ENV_NAMES
-from pokerzoo.training import report
-from pokerzoo.training.evaluate import (
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.tournament import (
     DealRunner,
     Tournament,
     installed_games,
@@ -48,7 +49,7 @@ from pokerzoo.training.evaluate import (
 )
 
 DEFAULT_GAME = "caribbean_stud"
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+CONFIG_DIR = Path(str(resources.files("pokerzoo.configs")))  # configs/ in a checkout, package data when installed
 MIN_DEALS, MAX_DEALS = 4, 20_000
 PILOT_SHARE = 1 / 3  # of the budget, at most, for the pilot deals
 PILOT_DEALS, PILOT_STEADY_SECONDS = 6, 1.0  # pilot: up to 6 deals, or 1 s of steady play after the first
@@ -95,8 +96,8 @@ def demo_agents(game: str) -> list[str] | None:
 
     Every scripted agent, ``random``, and the policies shipped for the game.
     """
+    from pokerzoo.agents.policy import shipped_policies
     from pokerzoo.agents.registry import agent_names
-    from pokerzoo.training.policy_agent import shipped_policies
 
     if game not in installed_games():
         return None
@@ -175,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_scripted(args: argparse.Namespace) -> int:
     """The evaluation of every installed game's agents (``--scripted``)."""
-    from pokerzoo.training.evaluate import env_name
+    from pokerzoo.evaluation.tournament import env_name
 
     names = [env_name(g) for g in args.only] if args.only else list(ENV_NAMES)
     start = time.perf_counter()
@@ -231,10 +232,10 @@ def training_baselines(env_name: str) -> list[str]:
 
 def run_training(args: argparse.Namespace) -> int:
     """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
+    from pokerzoo.agents.policy import shipped_policies
     from pokerzoo.envs import game_class
+    from pokerzoo.evaluation.tournament import env_name
     from pokerzoo.training.config import load_config
-    from pokerzoo.training.evaluate import env_name
-    from pokerzoo.training.policy_agent import shipped_policies
     from pokerzoo.training.train import Trainer
 
     name = env_name(args.game)
@@ -259,7 +260,7 @@ def run_training(args: argparse.Namespace) -> int:
 
     agents = list(shipped_policies(name))
     if not agents:
-        print(f"(no policy shipped for {name} in training/policies/{short}/)")
+        print(f"(no policy shipped for {name} in agents/policies/{short}/)")
     agents.append(f"policy:{out}")
     agents += training_baselines(name)
     one_seat = game_class(name)(seed=0).num_players == 1

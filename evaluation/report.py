@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from pokerzoo.training.evaluate import TournamentResult
+    from pokerzoo.evaluation.tournament import TournamentResult
 
 LEVEL = 0.95
 

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pokerzoo.cli.main import main
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.options import ConfigError
-from pokerzoo.training import report
-from pokerzoo.training.cli import main
-from pokerzoo.training.evaluate import (
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.tournament import (
     GAME_FACTS,
     DealSeeds,
     GameRecord,
@@ -313,7 +313,7 @@ def test_game_facts_match_the_game_events(game):
 
 
 def test_win_shares_split_ties():
-    from pokerzoo.training.evaluate import win_shares
+    from pokerzoo.evaluation.tournament import win_shares
 
     assert win_shares(np.array([3.0, 3.0, -6.0])) == (0.5, 0.5, 0.0)
     assert win_shares(np.array([1.0])) == (1.0,) and win_shares(np.array([0.0])) == (0.0,)

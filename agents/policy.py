@@ -16,7 +16,7 @@ Agent specs resolved here (``pokerzoo.agents.registry.make_agent``):
   checkpoint);
 * ``policy:PATH+player``: bid with the checkpoint and play like ``player``
   (``player+policy:PATH`` is the registry's ordinary composite);
-* a shipped name, e.g. ``ppo``: ``training/policies/<game>/<name>.zip``.
+* a shipped name, e.g. ``ppo``: ``agents/policies/<game>/<name>.zip``.
 
 Add ``@sample`` to any of them (``ppo@sample``) to sample from the policy's
 distribution instead of taking its most likely legal action.

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ship",
         metavar="RUN_DIR",
-        help="copy a finished run's policy into training/policies/<game>/ (as --name) and stop",
+        help="copy a finished run's policy into agents/policies/<game>/ (as --name) and stop",
     )
     parser.add_argument("--name", default="ppo", help="the shipped policy's agent name (default ppo)")
     parser.add_argument(
@@ -69,8 +69,8 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pokerzoo.evaluation.tournament import parse_config_pairs
     from pokerzoo.training.config import default_run_dir, load_config
-    from pokerzoo.training.evaluate import parse_config_pairs
     from pokerzoo.training.train import Trainer
 
     if args.ship:

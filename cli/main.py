@@ -14,13 +14,13 @@ import sys
 
 # name -> (module, one-line help)
 COMMANDS = {
-    "list": ("pokerzoo.training.commands.list_games", "list the games, their options and agents"),
-    "bench": ("pokerzoo.training.commands.bench", "measure env agent-steps/s and hand evaluations/s"),
-    "evaluate": ("pokerzoo.training.commands.evaluate", "play a tournament between agents and report"),
-    "play": ("pokerzoo.training.commands.play", "play a game in the terminal against agents"),
-    "replay": ("pokerzoo.training.commands.replay", "replay a recorded hand history through the rules"),
-    "train": ("pokerzoo.training.commands.train", "train a MaskablePPO policy from a YAML config"),
-    "demo": ("pokerzoo.training.commands.demo", "the main demonstration (what `make demo` runs)"),
+    "list": ("pokerzoo.cli.list_games", "list the games, their options and agents"),
+    "bench": ("pokerzoo.cli.bench", "measure env agent-steps/s and hand evaluations/s"),
+    "evaluate": ("pokerzoo.cli.evaluate", "play a tournament between agents and report"),
+    "play": ("pokerzoo.cli.play", "play a game in the terminal against agents"),
+    "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
+    "train": ("pokerzoo.cli.train", "train a MaskablePPO policy from a YAML config"),
+    "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
 }
 
 

@@ -14,8 +14,8 @@ import argparse
 import time
 from pathlib import Path
 
-from pokerzoo.training import history, report
-from pokerzoo.training.evaluate import Tournament, parse_config_pairs, run_tournament
+from pokerzoo.evaluation import history, report
+from pokerzoo.evaluation.tournament import Tournament, parse_config_pairs, run_tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

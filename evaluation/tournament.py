@@ -5,7 +5,7 @@ derived from the tournament seed and the deal's index; in duplicate mode
 (the default) the same seed is replayed once per *seating*, a seating being
 an assignment of the agents to the seats. So every agent meets the same
 cards from every seat, and the luck of the deal cancels out of the paired
-comparisons (``pokerzoo.training.report``). Without duplicate, every game of
+comparisons (``pokerzoo.evaluation.report``). Without duplicate, every game of
 a deal gets its own seed (seats still rotate).
 
 Seatings, with A agents and n seats (lineup r puts agent ``(r + s) % A`` in seat s):
@@ -402,7 +402,7 @@ class DealRunner:
         self.kinds: ActionKinds | None = None
 
     def play_deal(self, deal: int) -> list[GameRecord]:
-        from pokerzoo.training import history
+        from pokerzoo.evaluation import history
 
         t = self.t
         records = []
