@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from pokerzoo.agents.registry import agent_names
 from pokerzoo.envs import ENV_NAMES, game_class
 
 
@@ -12,7 +13,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def describe(name: str) -> str:
-    from pokerzoo.agents.registry import agent_names
 
     cls = game_class(name)
     lines = [f"{name}"]

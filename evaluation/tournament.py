@@ -29,19 +29,17 @@ worker processes (workers play whole deals; results are reassembled in deal
 order). Agents that keep other state from one game to the next would break
 this; the registry's agents do not.
 
-Per-game knowledge lives in one table, ``GAME_FACTS``: which event marks the
-end of a unit (hand, round, deal) for per-unit means, and how to read bids
-and tricks for bidding metrics. A game missing from the table is reported
-per game, and bids are found generically in any event carrying both
-``bids`` and ``tricks`` lists (one entry per seat, None for no bid).
+Per-game knowledge comes from the game registry (``pokerzoo.envs.registry``):
+which event marks the end of a unit (hand, round, deal) for per-unit means,
+and in which events bids and tricks are read for bidding metrics. A game
+that declares no unit is reported per game.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 import itertools
 import math
+import multiprocessing as mp
 import os
 import sys
 import time
@@ -50,10 +48,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import yaml
+from tqdm import tqdm
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.registry import agent_names, make_agent
 from pokerzoo.envs import ENV_NAMES, game_class
 from pokerzoo.envs.engine.game import Game
+from pokerzoo.envs.registry import GameSpec, canonical, spec
+from pokerzoo.evaluation import history
 
 MAX_STEPS = 1_000_000  # a game that runs longer than this is a bug in the game or an agent
 
@@ -81,44 +84,7 @@ def bids_from_events(
     return out
 
 
-@dataclass(frozen=True)
-class GameFacts:
-    """What the reports need to know about one game beyond the ``Game`` protocol."""
-
-    unit: str | None = None  # "hand", "round", "deal": the scored unit, for per-unit means
-    unit_events: tuple[str, ...] = ()  # event types of which each marks one finished unit
-    bids: Callable[[Game], list[tuple[int, int, int]]] | None = bids_from_events
-
-
-# Checked against each game's events by tests/training/test_evaluate.py.
-GAME_FACTS: dict[str, GameFacts] = {
-    # one "showdown" event per hand played
-    "caribbean_stud": GameFacts(unit="hand", unit_events=("showdown",), bids=None),
-    # one "score" event per round, with "predictions" and "tricks" per seat
-    "mexican_poker": GameFacts(
-        unit="round",
-        unit_events=("score",),
-        bids=functools.partial(bids_from_events, bid_key="predictions", event_types=("score",)),
-    ),
-    # one "round_end" per round (drawn rounds included); knocking is not a bid
-    "perico": GameFacts(unit="round", unit_events=("round_end",), bids=None),
-    # one "settle" per hand; betting metrics come from the action names
-    "breed_the_heifer": GameFacts(unit="hand", unit_events=("settle",), bids=None),
-    # one "deal_scored" per deal, with "bids" (None in gold / misère deals) and "tricks" per seat
-    "raspisnoy_poker": GameFacts(
-        unit="deal",
-        unit_events=("deal_scored",),
-        bids=functools.partial(bids_from_events, event_types=("deal_scored",)),
-    ),
-}
-
-
-def game_facts(name: str) -> GameFacts:
-    short = name[:-3] if name.endswith("_v0") else name
-    return GAME_FACTS.get(short, GameFacts())
-
-
-def count_units(game: Game, facts: GameFacts) -> int | None:
+def count_units(game: Game, facts: GameSpec) -> int | None:
     """How many units the finished game played, or None when the game marks none."""
     if not facts.unit_events:
         return None
@@ -126,19 +92,19 @@ def count_units(game: Game, facts: GameFacts) -> int | None:
     return n or None
 
 
+def read_bids(game: Game, facts: GameSpec) -> tuple[tuple[int, int, int], ...]:
+    """(seat, bid, tricks) of every bid the game's registry entry says where to read; () without bids."""
+    if facts.bids is None:
+        return ()
+    return tuple(bids_from_events(game, facts.bids.key, facts.bids.events))
+
+
 # --------------------------------------------------------------------------- options and seats
-def env_name(game: str) -> str:
-    if game in ENV_NAMES:
-        return game
-    if f"{game}_v0" in ENV_NAMES:
-        return f"{game}_v0"
-    raise ValueError(f"unknown game {game!r}; available: {', '.join(ENV_NAMES)}")
+env_name = canonical  # the env id of a game name, with or without _v0
 
 
 def installed_games() -> list[str]:
     """The registered games whose rules and agents modules are installed (others may be in the works)."""
-    from pokerzoo.agents.registry import agent_names
-
     out = []
     for name in ENV_NAMES:
         try:
@@ -152,8 +118,6 @@ def installed_games() -> list[str]:
 
 def parse_config_pairs(pairs: Sequence[str] | None) -> dict[str, Any]:
     """``["boxes=2", "ante_choices=[1, 2]"]`` -> ``{"boxes": 2, "ante_choices": [1, 2]}`` (YAML values)."""
-    import yaml
-
     config: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, text = pair.partition("=")
@@ -388,22 +352,16 @@ class TournamentResult:
 class DealRunner:
     """Plays whole deals; one lives in every worker process (and one in-process for a single worker)."""
 
-    def __init__(self, t: Tournament, lineups: list[tuple[int, ...]], loader_modules: Sequence[str] = ()):
-        from pokerzoo.agents.registry import make_agent
-
-        for module in loader_modules:  # the modules that register policy loaders (spawned workers start bare)
-            importlib.import_module(module)
+    def __init__(self, t: Tournament, lineups: list[tuple[int, ...]]):
         self.t = t
         self.lineups = lineups
         self.cls = game_class(t.game)
-        self.facts = game_facts(t.game)
+        self.facts = spec(t.game)
         self.labels = unique_labels(list(t.agents))
         self.agents = [make_agent(t.game, spec) for spec in t.agents]
         self.kinds: ActionKinds | None = None
 
     def play_deal(self, deal: int) -> list[GameRecord]:
-        from pokerzoo.evaluation import history
-
         t = self.t
         records = []
         seeds = DealSeeds.draw(t.seed, deal, len(self.lineups), len(self.agents), t.duplicate)
@@ -442,7 +400,7 @@ class DealRunner:
                     truncated=bool(game.is_truncated),
                     decisions=tuple(tuple(row) for row in tally["decisions"]),
                     betting=tuple(tuple(row) for row in tally["betting"]),
-                    bids=tuple(self.facts.bids(game)) if self.facts.bids is not None else (),
+                    bids=read_bids(game, self.facts),
                     history=hist,
                 )
             )
@@ -452,11 +410,11 @@ class DealRunner:
 _WORKER: DealRunner | None = None
 
 
-def _init_worker(t: Tournament, lineups: list[tuple[int, ...]], loader_modules: Sequence[str]) -> None:
+def _init_worker(t: Tournament, lineups: list[tuple[int, ...]]) -> None:
     global _WORKER
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
-    _WORKER = DealRunner(t, lineups, loader_modules)
+    _WORKER = DealRunner(t, lineups)
     torch = sys.modules.get("torch")  # loaded by a policy agent, or by the main module re-imported here
     if torch is not None:
         torch.set_num_threads(1)
@@ -476,12 +434,10 @@ def available_cores() -> int:
 
 def prepare(t: Tournament) -> tuple[int, list[tuple[int, ...]]]:
     """Validate everything in this process (options, agent specs) before any worker starts."""
-    from pokerzoo.agents.registry import make_agent
-
     cls = game_class(t.game)
     probe = cls(seed=0, **t.config)  # raises ConfigError naming a bad option
-    for spec in t.agents:
-        make_agent(t.game, spec)  # raises ValueError naming an unknown agent
+    for agent_spec in t.agents:
+        make_agent(t.game, agent_spec)  # raises ValueError naming an unknown agent
     return probe.num_players, seatings(len(t.agents), probe.num_players, t.seating)
 
 
@@ -489,21 +445,16 @@ def iter_deals(
     t: Tournament, workers: int | None = None, start_method: str = "spawn"
 ) -> Iterator[list[GameRecord]]:
     """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores)."""
-    from pokerzoo.agents.registry import POLICY_LOADERS
-
     _, lineups = prepare(t)
     workers = resolve_workers(workers, t.deals)
-    loader_modules = tuple(dict.fromkeys(f.__module__ for f in POLICY_LOADERS))
     if workers == 1:
-        runner = DealRunner(t, lineups, ())
+        runner = DealRunner(t, lineups)
         for deal in range(t.deals):
             yield runner.play_deal(deal)
         return
-    import multiprocessing as mp
-
     ctx = mp.get_context(start_method)
     chunksize = max(1, min(64, t.deals // (workers * 8)))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups, loader_modules)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups)) as pool:
         yield from pool.imap(_work, range(t.deals), chunksize=chunksize)
 
 
@@ -533,8 +484,6 @@ def run_tournament(
     ``keep_histories=False`` the histories are dropped after that call, so a
     long recorded run does not hold them all in memory.
     """
-    from tqdm import tqdm
-
     start = time.perf_counter()
     num_players, lineups = prepare(t)
     used = resolve_workers(workers, t.deals)
@@ -568,7 +517,7 @@ def run_tournament(
         deals=t.deals,
         seed=t.seed,
         duplicate=t.duplicate,
-        unit=game_facts(t.game).unit,
+        unit=spec(t.game).unit,
         records=records,
         workers=used,
         seconds=time.perf_counter() - start,

@@ -18,21 +18,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerzoo.cli.main import main
-from pokerzoo.envs import game_class
+from pokerzoo.envs import game_class, spec
 from pokerzoo.envs.engine.options import ConfigError
+from pokerzoo.envs.registry import GameSpec
 from pokerzoo.evaluation import report
 from pokerzoo.evaluation.tournament import (
-    GAME_FACTS,
     DealSeeds,
     GameRecord,
     Tournament,
     TournamentResult,
     bids_from_events,
     count_units,
-    game_facts,
     installed_games,
     parse_config_pairs,
     play_game,
+    read_bids,
     run_tournament,
     seatings,
     unique_labels,
@@ -273,9 +273,9 @@ class _FakeGame:
 def test_bids_read_from_events_and_summarized():
     bids = bids_from_events(_FakeGame())
     assert bids == [(0, 1, 1), (1, 0, 1), (2, 2, 1), (0, 0, 0), (1, 3, 3), (2, 1, 0)]
-    assert count_units(_FakeGame(), GAME_FACTS["raspisnoy_poker"]) == 3
-    assert GAME_FACTS["raspisnoy_poker"].bids(_FakeGame()) == bids
-    assert count_units(_FakeGame(), game_facts("no_such_game")) is None
+    assert count_units(_FakeGame(), spec("raspisnoy_poker")) == 3
+    assert read_bids(_FakeGame(), spec("raspisnoy_poker")) == tuple(bids)
+    assert count_units(_FakeGame(), GameSpec("fake_v0", "Fake", "fake.agents")) is None
     # a hand-made result: agent 0 always in seat 0, agent 1 in seats 1 and 2
     rec = GameRecord(
         deal=0, lineup=0, seed=1, seats=(0, 1, 1), rewards=(10.0, -1.0, -10.0), win_shares=(1.0, 0.0, 0.0),
@@ -300,15 +300,15 @@ def test_bids_read_from_events_and_summarized():
     assert "### Bidding" in text and "reward/deal" in text
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if game_facts(g).unit_events])
+@pytest.mark.parametrize("game", [g for g in GAMES if spec(g).unit_events])
 def test_game_facts_match_the_game_events(game):
-    """The per-game table names events the game really logs (fails when a game renames them)."""
-    facts = game_facts(game)
+    """The registry names unit events the game really logs (fails when a game renames them)."""
+    facts = spec(game)
     t = small_tournament(game, deals=2, record=True)
     result = run_tournament(t, workers=1, progress=False)
     types = {e["type"] for rec in result.records for e in rec.history["events"]}
     assert all(rec.units for rec in result.records), (
-        f"GAME_FACTS for {game} expects unit events {facts.unit_events}; the game logs {sorted(types)}"
+        f"the registry entry of {game} expects unit events {facts.unit_events}; the game logs {sorted(types)}"
     )
 
 
