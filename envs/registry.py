@@ -1,7 +1,7 @@
 """The one table of games: every game is declared here once, and every other table is derived from it.
 
-A line per game names its env id, where its rules and agents live, the facts
-the reports need (the scored unit, where bids are read) and the options the demo
+A line per game names its env id, where its rules and agents live, the unit
+its reports count (what its ``UnitEnd`` events end) and the options the demo
 plays it with; its short name (``GameSpec.name``) names its folders: rules in
 ``envs/<name>/``, configs in ``configs/<name>/``, shipped policies in
 ``agents/policies/<name>/``. ``ENV_NAMES``,
@@ -29,24 +29,13 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class BidFacts:
-    """Where a game's bids are read for the bidding metrics: events of ``events`` types carrying a
-    per-seat list ``key`` (None where a seat did not bid) beside a per-seat ``tricks`` list."""
-
-    events: tuple[str, ...]
-    key: str = "bids"
-
-
-@dataclass(frozen=True)
 class GameSpec:
     """Everything the project knows about one game beyond its ``Game`` class."""
 
     env_id: str  # "perico_v0": the PettingZoo-style versioned name
     title: str  # "Perico": for tables and reports
     agents: str  # module with the game's scripted agents (``AGENTS``: name -> constructor)
-    unit: str | None = None  # the scored unit ("hand", "round", "deal") for per-unit means
-    unit_events: tuple[str, ...] = ()  # event types of which each marks one finished unit
-    bids: BidFacts | None = None  # None: the game has no bids to report
+    unit: str | None = None  # what one UnitEnd event of the game ends ("hand", "round", "deal"): per-unit means
     demo_options: Mapping[str, Any] = field(default_factory=dict)  # what ``pokerzoo demo`` plays it with
     example: bool = False  # a teaching example (docs/adding_a_game.md), not one of the project's games
 
@@ -75,22 +64,16 @@ class GameSpec:
 GAMES: dict[str, GameSpec] = {
     spec.env_id: spec
     for spec in (
-        # one "showdown" event per hand played
-        GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud",
-                 unit="hand", unit_events=("showdown",)),
-        # one "score" event per round, with "predictions" and "tricks" per seat
-        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker",
-                 unit="round", unit_events=("score",), bids=BidFacts(("score",), key="predictions")),
-        # one "round_end" per round (drawn rounds included); knocking is not a bid
-        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round", unit_events=("round_end",)),
-        # one "settle" per hand; betting metrics come from the action names
-        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer",
-                 unit="hand", unit_events=("settle",)),
-        # one "deal_scored" per deal, with "bids" (None in gold / misère deals) and "tricks" per seat.
+        GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud", unit="hand"),
+        # predictions are the bids (UnitEnd of each round)
+        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round"),
+        # drawn rounds included; knocking is not a bid
+        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
+        # betting metrics come from the action names
+        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand"),
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
-        GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker",
-                 unit="deal", unit_events=("deal_scored",), bids=BidFacts(("deal_scored",)),
+        GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
                  demo_options={"schedule": "single"}),
     )
 }  # fmt: skip

@@ -29,10 +29,9 @@ worker processes (workers play whole deals; results are reassembled in deal
 order). Agents that keep other state from one game to the next would break
 this; the registry's agents do not.
 
-Per-game knowledge comes from the game registry (``pokerzoo.envs.registry``):
-which event marks the end of a unit (hand, round, deal) for per-unit means,
-and in which events bids and tricks are read for bidding metrics. A game
-that declares no unit is reported per game.
+Per-unit means count the game's ``UnitEnd`` events (``pokerzoo.envs.engine.events``;
+the registry names the unit: hand, round, deal), and the bidding metrics read
+the bids and tricks those events carry. A game that logs no unit is reported per game.
 """
 
 from __future__ import annotations
@@ -54,49 +53,24 @@ from tqdm import tqdm
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import agent_names, make_agent
 from pokerzoo.envs import ENV_NAMES, game_class
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
-from pokerzoo.envs.registry import GameSpec, canonical, spec
+from pokerzoo.envs.registry import canonical, spec
 from pokerzoo.evaluation import history
 
 MAX_STEPS = 1_000_000  # a game that runs longer than this is a bug in the game or an agent
 
 
 # --------------------------------------------------------------------------- per-game knowledge
-def bids_from_events(
-    game: Game, bid_key: str = "bids", event_types: tuple[str, ...] | None = None
-) -> list[tuple[int, int, int]]:
-    """(seat, bid, tricks) from events carrying a ``bid_key`` list and a ``tricks`` list, one entry per seat.
-
-    A None bid (a deal played without bidding, e.g. Raspisnoy's gold and misère) is skipped.
-    """
-    out = []
-    n = game.num_players
-    for event in game.events:
-        if event_types is not None and event.get("type") not in event_types:
-            continue
-        bids, tricks = event.get(bid_key), event.get("tricks")
-        if not (isinstance(bids, list | tuple) and isinstance(tricks, list | tuple)):
-            continue
-        if len(bids) == len(tricks) == n:
-            for seat in range(n):
-                if bids[seat] is not None and tricks[seat] is not None:
-                    out.append((seat, int(bids[seat]), int(tricks[seat])))
-    return out
-
-
-def count_units(game: Game, facts: GameSpec) -> int | None:
-    """How many units the finished game played, or None when the game marks none."""
-    if not facts.unit_events:
-        return None
-    n = sum(1 for e in game.events if e.get("type") in facts.unit_events)
+def count_units(game: Game) -> int | None:
+    """How many scored units (``UnitEnd`` events) the finished game played, or None when it marks none."""
+    n = sum(1 for e in game.events if isinstance(e, UnitEnd))
     return n or None
 
 
-def read_bids(game: Game, facts: GameSpec) -> tuple[tuple[int, int, int], ...]:
-    """(seat, bid, tricks) of every bid the game's registry entry says where to read; () without bids."""
-    if facts.bids is None:
-        return ()
-    return tuple(bids_from_events(game, facts.bids.key, facts.bids.events))
+def read_bids(game: Game) -> tuple[tuple[int, int, int], ...]:
+    """(seat, bid, tricks) of every bid in the game, read from its ``UnitEnd`` events; () without bids."""
+    return tuple(b for e in game.events if isinstance(e, UnitEnd) for b in e.bid_results())
 
 
 # --------------------------------------------------------------------------- options and seats
@@ -356,7 +330,6 @@ class DealRunner:
         self.t = t
         self.lineups = lineups
         self.cls = game_class(t.game)
-        self.facts = spec(t.game)
         self.labels = unique_labels(list(t.agents))
         self.agents = [make_agent(t.game, spec) for spec in t.agents]
         self.kinds: ActionKinds | None = None
@@ -395,12 +368,12 @@ class DealRunner:
                     seats=lineup,
                     rewards=tuple(float(x) for x in rewards),
                     win_shares=win_shares(rewards),
-                    units=count_units(game, self.facts),
+                    units=count_units(game),
                     steps=tally["steps"],
                     truncated=bool(game.is_truncated),
                     decisions=tuple(tuple(row) for row in tally["decisions"]),
                     betting=tuple(tuple(row) for row in tally["betting"]),
-                    bids=read_bids(game, self.facts),
+                    bids=read_bids(game),
                     history=hist,
                 )
             )

@@ -19,7 +19,7 @@ import torch
 import yaml
 
 from pokerzoo.agents.policy import POLICY_DIR
-from pokerzoo.envs import game_class
+from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
 
@@ -136,7 +136,7 @@ def ship_policy(
         raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
     report = json.loads(report_path.read_text())
     cfg = yaml.safe_load((run / "config.yaml").read_text())
-    short = report["game"].removesuffix("_v0")
+    short = spec(report["game"]).name
     folder = (dest or POLICY_DIR) / short
     folder.mkdir(parents=True, exist_ok=True)
     init = folder / "__init__.py"
