@@ -415,10 +415,17 @@ def prepare(t: Tournament) -> tuple[int, list[tuple[int, ...]]]:
 
 
 def iter_deals(
-    t: Tournament, workers: int | None = None, start_method: str = "spawn"
+    t: Tournament, workers: int | None = None, start_method: str = "spawn", ray: str | None = None
 ) -> Iterator[list[GameRecord]]:
-    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores)."""
+    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores),
+    or as Ray tasks when ``ray`` is given (a cluster's address; "": a private local Ray)."""
     _, lineups = prepare(t)
+    if ray is not None:
+        # Deferred: the distributed module builds on this one (DealRunner), and Ray is optional.
+        from pokerzoo.evaluation.distributed import iter_ray_deals
+
+        yield from iter_ray_deals(t, lineups, ray or None)
+        return
     workers = resolve_workers(workers, t.deals)
     if workers == 1:
         runner = DealRunner(t, lineups)
@@ -445,10 +452,13 @@ def run_tournament(
     on_deal: Callable[[list[GameRecord]], None] | None = None,
     keep_histories: bool = True,
     start_method: str = "spawn",
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play the tournament and return every game's record, in deal order.
 
-    ``workers``: processes (None or 0: all cores; 1: play in this process). Workers
+    ``workers``: processes (None or 0: all cores; 1: play in this process); ``ray``: play
+    the deals as Ray tasks instead (a cluster's address, or "" for a private local Ray;
+    ``pokerzoo.evaluation.distributed``), with the same records. Workers
     are spawned, so a script that uses more than one must call this under
     ``if __name__ == "__main__":``.
     ``progress``: a tqdm bar on stderr (None: only when stderr is a terminal).
@@ -470,7 +480,7 @@ def run_tournament(
         leave=False,
     )
     try:
-        for deal_records in iter_deals(t, used, start_method):
+        for deal_records in iter_deals(t, used, start_method, ray):
             if on_deal is not None:
                 on_deal(deal_records)
             if not keep_histories:
