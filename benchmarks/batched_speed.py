@@ -10,8 +10,8 @@ Results go to a run folder (Markdown, CSV, JSON) whose path is printed at the en
 
 import sys
 
+from pokerzoo.cli.main import main
 from pokerzoo.envs.batched import BATCHED_GAMES
-from pokerzoo.training.cli import main
 
 if __name__ == "__main__":
     args = sys.argv[1:]

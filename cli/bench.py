@@ -14,8 +14,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pokerzoo.cli.batched_benchmarks import batched_speed_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
-from pokerzoo.envs import ENV_NAMES
+from pokerzoo.envs import ENV_NAMES, canonical
+from pokerzoo.envs.batched import BATCHED_GAMES
 from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
@@ -75,23 +77,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _bench_batched(args: argparse.Namespace, out: Path) -> None:
-    """The batched engine's table (``pokerzoo.training.batched_benchmarks``), one per batched game asked for."""
-    from tqdm import tqdm
-
-    from pokerzoo.envs.batched import BATCHED_GAMES, kernel_class
-    from pokerzoo.training.batched_benchmarks import batched_speed_rows
-    from pokerzoo.training.benchmarks import markdown_table
-    from pokerzoo.training.evaluate import parse_config_pairs
-
-    games = [g for g in args.games if g in BATCHED_GAMES or f"{g}_v0" in BATCHED_GAMES]
+    """The batched engine's table (``pokerzoo.cli.batched_benchmarks``), one per batched game asked for."""
+    games = [canonical(g) for g in args.games if canonical(g) in BATCHED_GAMES]
     if not games:
         raise SystemExit(f"none of {args.games} is batched yet; batched games: {', '.join(BATCHED_GAMES)}")
     config = parse_config_pairs(args.config)
     for name in games:
-        kernel_class(name)  # unknown names fail here, before anything is measured
-        with tqdm(desc=f"batched {name}", unit="row") as bar:
+        with tqdm(desc=f"batched {name}", unit="measurement") as bar:
             rows = batched_speed_rows(
-                name, seconds=args.seconds, references=not args.no_references, options=config,
+                name,
+                seconds=args.seconds,
+                references=not args.no_references,
+                options=config,
                 progress=lambda _label: bar.update(),
             )
         table = markdown_table(rows, ["engine", "N", "threads", "agent-steps/s", "per CPU second"])

@@ -6,9 +6,9 @@ numba's own cache has two traps this module closes:
   file changes, not when a function it calls from another file does (numba
   issue #6845): edit ``rng.py`` and every game kernel compiled against the old
   generator would keep loading from the cache. Here every kernel is cached in a
-  folder named after a hash of all the engine's kernel sources (this package's
-  modules and every ``envs/<game>/kernel*.py``), so editing any of them starts
-  a fresh cache and nothing stale is ever loaded.
+  folder named after a hash of all the kernel sources (every module of this
+  package or of a game folder that holds an ``@kernel``), so editing any of
+  them starts a fresh cache and nothing stale is ever loaded.
 * **Read-only installs.** numba caches beside the source (``__pycache__``) and
   falls back to the user's cache folder; in a regular install on a read-only
   site-packages with no writable home it would fail when the kernels are
@@ -39,8 +39,10 @@ ENVS_DIR = ENGINE_DIR.parent
 
 
 def kernel_sources() -> list[Path]:
-    """The files whose change invalidates every cached kernel."""
-    return sorted([*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/kernel*.py")])
+    """The files whose change invalidates every cached kernel: this one and every engine or game
+    module that compiles something (holds ``@kernel``)."""
+    candidates = [*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/*.py")]
+    return sorted({Path(__file__).resolve(), *(p for p in candidates if "@kernel" in p.read_text())})
 
 
 def sources_stamp() -> str:

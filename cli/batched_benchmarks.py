@@ -25,9 +25,15 @@ from collections.abc import Callable, Iterable
 
 import numba
 import numpy as np
+import torch
+from pettingzoo.classic import texas_holdem_v4
+from sb3_contrib import MaskablePPO
 
+from pokerzoo.cli.benchmarks import _rate, aec_steps_per_second, openspiel_random_play_rate
+from pokerzoo.envs import env_module
 from pokerzoo.envs.batched import make, rng
-from pokerzoo.training.benchmarks import _rate, aec_steps_per_second, openspiel_random_play_rate
+from pokerzoo.envs.batched.opponents import PolicyOpponent
+from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 
 SIZES = (1, 64, 1024, 8192)
 
@@ -88,6 +94,7 @@ def openspiel_observer_steps_per_second(
     The observation is the game's default observer if it has one, else its
     information state (oh_hell's only tensor: ``IIGObservationType(perfect_recall=True)``).
     """
+    # Deferred: OpenSpiel is an optional reference library (the dev extra)
     import pyspiel
     from open_spiel.python.observation import make_observation
 
@@ -117,12 +124,6 @@ def maskable_ppo_collection_rate(
     machine (measured on the 2-core development machine under load: 46,000
     env steps/s with one thread, 6,700 with two).
     """
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    from pokerzoo.envs.batched.opponents import PolicyOpponent
-    from pokerzoo.envs.batched.sb3 import BatchedVecEnv
-
     venv = BatchedVecEnv(name, num_envs, seed=seed, **(options or {}))
     model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=num_envs * n_steps, seed=seed, device="cpu")
     if opponents == "snapshot":
@@ -161,8 +162,6 @@ def batched_speed_rows(
     Columns: ``agent-steps/s`` is wall-clock; ``per CPU second`` counts this
     process's CPU time instead (steadier on a shared machine; single-thread rows only).
     """
-    from pokerzoo.envs import env_module
-
     options = options or {}
     all_threads = threads or numba.config.NUMBA_NUM_THREADS
     module = env_module(name)
@@ -191,8 +190,6 @@ def batched_speed_rows(
     aec_rate = both_clocks(lambda clock: aec_steps_per_second(aec, seconds, clock=clock))
     add(f"pokerzoo {env_name} raw AEC env", 1, 1, *aec_rate)
     if references:
-        from pettingzoo.classic import texas_holdem_v4
-
         texas = texas_holdem_v4.raw_env()
         add(
             "pettingzoo texas_holdem_v4 raw",

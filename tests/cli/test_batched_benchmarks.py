@@ -2,7 +2,7 @@
 
 import pytest
 
-from pokerzoo.training import batched_benchmarks as bench
+from pokerzoo.cli import batched_benchmarks as bench
 
 
 def test_each_measurement_runs_and_counts_steps():
