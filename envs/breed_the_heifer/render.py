@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 STREETS = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
 
 
-def _wild_text(view) -> str:
+def wild_text(view) -> str:
     if view.wild_rank >= 0:
         return f"wild: {RANK_CHARS[view.wild_rank]}s"
     if view.pair_pending:
@@ -31,7 +31,7 @@ def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
     street = "over" if v.phase == "over" else STREETS[v.street]
     lines = [
         f"Breed the Heifer — hand {min(v.hand_number + 1, v.num_hands)}/{v.num_hands}, {street}, "
-        f"pot {v.pot}, {_wild_text(v)}; seen by player {viewer}"
+        f"pot {v.pot}, {wild_text(v)}; seen by player {viewer}"
     ]
     for p in range(v.num_players):
         marker = "->" if v.current_player == p else "  "
