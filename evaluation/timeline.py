@@ -66,7 +66,7 @@ def summary(record: dict, line: int | None = None) -> dict[str, Any]:
     out = {
         "line": line,
         "game": record["game"],
-        "seed": record["seed"],
+        "seed": str(record["seed"]),  # a string: 63-bit seeds do not fit a JavaScript number
         "seats": seats,
         "rewards": rewards,
         "winners": winners,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pokerzoo.envs.engine import scene as sc
+from pokerzoo.envs.engine.cards import STANDARD_SUIT_NAMES as SUIT_NAMES
 from pokerzoo.envs.engine.tricks import DECLARATION_NAMES, NATURAL, Play
 from pokerzoo.envs.raspisnoy_poker.render import KIND_TITLES, SHEET_ROWS, SUIT_CHARS
 from pokerzoo.envs.raspisnoy_poker.schedule import SHEET_LETTERS
@@ -77,7 +78,7 @@ def scene(game: RaspisnoyPokerGame, viewer: int | None) -> dict:
     if d is not None:
         parts = ", ".join(f"P{s} {_points(p)}" for s, p in enumerate(d["points"]))
         last = {"title": f"Deal {d['deal'] + 1} ({d['cards']} cards, {d['deal_kind']}) scored: {parts}", "rows": []}
-    trump = f"{'shdc'[v.trump]}" if v.trump >= 0 else "none"
+    trump = SUIT_NAMES[v.trump] if v.trump >= 0 else "none"
     return sc.scene(
         f"Raspisnoy poker — deal {min(v.deal_index + 1, v.num_deals)}/{v.num_deals}: "
         f"{v.cards} card{'s' if v.cards > 1 else ''}, {KIND_TITLES[v.kind]}",
