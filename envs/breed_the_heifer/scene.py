@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from pokerzoo.envs.breed_the_heifer.render import STREETS, wild_text
 from pokerzoo.envs.engine import scene as sc
-from pokerzoo.envs.engine.cards import RANK_OF
+from pokerzoo.envs.engine.cards import RANK_CHARS, RANK_OF
 
 if TYPE_CHECKING:
     from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
@@ -62,7 +62,11 @@ def scene(game: BreedTheHeiferGame, viewer: int | None) -> dict:
             "rows": rows,
         }
     street = "over" if v.phase == "over" else STREETS[v.street]
-    facts = [("Street", street), ("Pot", v.pot), ("Wild", wild_text(v).removeprefix("wild: "))]
+    if v.wild_rank >= 0:
+        wild = f"{RANK_CHARS[v.wild_rank]} (every {RANK_CHARS[v.wild_rank]} plays wild)"
+    else:
+        wild = wild_text(v).removeprefix("wild: ")
+    facts = [("Street", street), ("Pot", v.pot), ("Wild", wild)]
     if v.current_player is not None:
         facts += [
             ("To call", game.view(v.current_player).to_call),
