@@ -19,23 +19,12 @@ import webbrowser
 from pathlib import Path
 
 from pokerzoo.cli import web_play
+from pokerzoo.cli.play import add_table_arguments
 from pokerzoo.evaluation.tournament import env_name, parse_config_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="game name, e.g. perico (with or without _v0)")
-    parser.add_argument(
-        "--opponents",
-        nargs="+",
-        default=["random"],
-        metavar="AGENT",
-        help="agents for the other seats, used in turn (default: random)",
-    )
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--seed", type=int, help="session seed (default: random; printed)")
-    parser.add_argument(
-        "--config", nargs="*", default=[], metavar="KEY=VALUE", help="game options, values read as YAML"
-    )
+    add_table_arguments(parser)
     parser.add_argument(
         "--record", metavar="FILE", help="hand-history file the games are appended to (default runs/serve/...)"
     )

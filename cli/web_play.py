@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -275,3 +276,20 @@ def make_server(
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server, session
+
+
+@contextmanager
+def serving(game_name: str, record: str | Path, **kw: Any) -> Iterator[tuple[str, PlaySession]]:
+    """``make_server`` on a free port of 127.0.0.1, served from a thread: ``with serving(...) as (url, session)``.
+
+    For tests and scripts; the server is shut down when the block ends.
+    """
+    server, session = make_server(game_name, record=record, port=0, **kw)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", session
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -106,7 +106,8 @@ def test_the_wheel_holds_the_packages_and_nothing_else(installed):
     site = next(installed.parent.glob("lib/python*/site-packages"))
     package = site / "pokerzoo"
     for module in ("envs/engine/hands/standard.py", "agents/base.py", "evaluation/tournament.py",
-                   "training/train.py", "cli/main.py", "configs/caribbean_stud/demo.yaml"):
+                   "training/train.py", "cli/main.py", "configs/caribbean_stud/demo.yaml",
+                   "evaluation/web/scene.js", "evaluation/web/viewer.html", "evaluation/web/style.css"):
         assert (package / module).is_file(), module
     assert list((package / "agents" / "policies").glob("*/ppo.*")), "shipped policies missing"
     assert not any((site / top).exists() for top in ("envs", "agents", "training", "cli", "evaluation", "tests"))

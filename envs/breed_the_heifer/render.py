@@ -24,6 +24,15 @@ def wild_text(view) -> str:
     return "wild: none"
 
 
+def seat_state(view, p: int) -> str:
+    """'sitting out', 'folded', 'all in' or '' for seat ``p`` (public facts of the view)."""
+    if not view.in_hand[p]:
+        return "sitting out"
+    if view.folded[p]:
+        return "folded"
+    return "all in" if view.stacks[p] == 0 else ""
+
+
 def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
     if viewer is None:
         viewer = game.current_player if game.current_player is not None else 0
@@ -44,12 +53,7 @@ def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
         else:
             down = " ".join("##" for _ in game.down[p])  # how many, never which
         up = format_cards(v.up[p])
-        if v.folded[p]:
-            state = "folded"
-        elif v.stacks[p] == 0:
-            state = "all in"
-        else:
-            state = ""
+        state = seat_state(v, p)
         row = f"{marker} P{p} {button} stack {v.stacks[p]:>4}  bet {v.bets[p]:>3}  [{down}] {up}  {state}"
         lines.append(row.rstrip())
     if v.phase != "over" and v.current_player is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pokerzoo.envs.breed_the_heifer.render import STREETS, wild_text
+from pokerzoo.envs.breed_the_heifer.render import STREETS, seat_state, wild_text
 from pokerzoo.envs.engine import scene as sc
 from pokerzoo.envs.engine.cards import RANK_CHARS, RANK_OF
 
@@ -33,14 +33,7 @@ def scene(game: BreedTheHeiferGame, viewer: int | None) -> dict:
             down = sc.cards(v.down, wild=is_wild)
         else:
             down = sc.down(len(game.down[p]))  # how many, never which
-        if not v.in_hand[p]:
-            out = "sitting out"
-        elif v.folded[p]:
-            out = "folded"
-        elif v.stacks[p] == 0:
-            out = "all in"
-        else:
-            out = ""
+        out = seat_state(v, p)
         facts = [("stack", v.stacks[p]), ("bet", v.bets[p]), ("in the pot", v.committed[p])]
         rows = [sc.row("down", down), sc.row("up", sc.cards(v.up[p], wild=is_wild))]
         seats.append(sc.seat(p, facts, rows, sc.marks(p, viewer=viewer, to_act=v.current_player, dealer=v.dealer), out))

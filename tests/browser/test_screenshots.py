@@ -11,14 +11,13 @@ from __future__ import annotations
 import base64
 import io
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
 from browser_helpers import wait_ready
 from PIL import Image
 
-from pokerzoo.cli.web_play import make_server
+from pokerzoo.cli.web_play import serving
 from pokerzoo.envs import game_class
 from pokerzoo.evaluation import history, viewer
 from pokerzoo.evaluation.tournament import Tournament, run_tournament
@@ -115,17 +114,11 @@ def test_screenshots_of_every_games_table(browser, tmp_path):
 def test_screenshot_of_the_play_page(browser, tmp_path, monkeypatch):
     out = (_target() or tmp_path).resolve()
     monkeypatch.chdir(tmp_path)  # the page names the history file: a relative path, as `pokerzoo serve` writes it
-    server, _session = make_server(
-        "perico", record=Path("runs", "serve", "perico_v0.jsonl"), port=0, seed=6, opponents=["heuristic", "ppo"]
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+    with serving("perico", Path("runs", "serve", "perico_v0.jsonl"), seed=6, opponents=["heuristic", "ppo"]) as (
+        url,
+        _,
+    ):
+        browser.get(url + "/")
         wait_ready(browser, over="0")
         path = out / "serve_perico.png"
         assert_shows_a_table(shoot(browser, path), path)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)

@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-
 from browser_helpers import dom_state, wait_ready
 
-from pokerzoo.cli.web_play import make_server
+from pokerzoo.cli.web_play import serving
 from pokerzoo.evaluation import history, viewer
-
-
-@contextmanager
-def serving(game: str, record, **kw):
-    server, session = make_server(game, record=record, port=0, **kw)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/", session
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def click_move(driver, words: str) -> None:
@@ -40,7 +24,7 @@ def test_a_caribbean_stud_hand_by_clicking(browser, tmp_path):
 
     record = tmp_path / "c.jsonl"
     with serving("caribbean_stud", record, seed=4, config={"boxes": 2}) as (url, session):
-        browser.get(url)
+        browser.get(url + "/")
         wait_ready(browser, over="0")
         state = dom_state(browser)
         dealer = state["center"]
@@ -62,7 +46,7 @@ def test_a_perico_round_by_clicking(browser, tmp_path):
 
     record = tmp_path / "p.jsonl"
     with serving("perico", record, opponents=["heuristic"], seed=8, config={"target_score": 1}) as (url, session):
-        browser.get(url)
+        browser.get(url + "/")
         wait_ready(browser, over="0")
         # a typed move that is not legal: the answer says so and nothing changes
         before = list(session.game.history)

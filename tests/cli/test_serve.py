@@ -7,33 +7,17 @@ JSON API directly, so they run everywhere.
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 from pokerzoo.cli.main import main
-from pokerzoo.cli.web_play import make_server
+from pokerzoo.cli.web_play import serving
 from pokerzoo.envs.engine import scene as sc
 from pokerzoo.envs.engine.cards import format_card
 from pokerzoo.evaluation import history, viewer
-
-
-@contextmanager
-def serving(game: str, record, **kw) -> Iterator[tuple[str, object]]:
-    server, session = make_server(game, record=record, port=0, **kw)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", session
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def request(url: str, method: str = "GET", body=None, content_type: str = "application/json", raw: bytes | None = None):
