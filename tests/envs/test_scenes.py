@@ -34,6 +34,7 @@ CONFIGS = {
         },
     ],
 }
+CONFIGS["high_card_v0"] = [{"num_players": 4}]  # the example game of docs/adding_a_game.md
 CASES = [(name, i) for name, configs in CONFIGS.items() for i in range(len(configs))]
 
 # Where each game keeps the cards its seats hold (the all-cards scene must show them face up).
@@ -43,6 +44,7 @@ HELD = {
     "perico_v0": lambda g, p: list(g.hands[p]) + ([g.drawn] if g.drawn >= 0 and g.current_player == p else []),
     "breed_the_heifer_v0": lambda g, p: list(g.down[p]) + list(g.up[p]),
     "raspisnoy_poker_v0": lambda g, p: list(g.hands[p]),
+    "high_card_v0": lambda g, p: list(g.hands[p]),
 }
 
 
