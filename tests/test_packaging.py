@@ -150,3 +150,14 @@ def test_cli_stops_quietly_when_its_reader_goes_away():
     )
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
     assert result.stdout.strip() == "141"
+
+
+def test_regular_install_writes_a_viewer_outside_the_checkout(installed, tmp_path):
+    """The viewer's page is built from the web assets shipped in the wheel (``pokerzoo.evaluation.web``)."""
+    pokerzoo = installed / "pokerzoo"
+    run_outside(installed, tmp_path, pokerzoo, "evaluate", "caribbean_stud", "--agents", "random", "--games", "1",
+                "--workers", "1", "--no-plot", "--out", "report", "--record", "h.jsonl")  # fmt: skip
+    said = run_outside(installed, tmp_path, pokerzoo, "view", "h.jsonl")
+    assert "viewer: h.html (1 game" in said
+    page = (tmp_path / "h.html").read_text()
+    assert "const PZ = " in page and 'id="pz-blob-0"' in page and "{{" not in page

@@ -209,3 +209,16 @@ def test_a_tampered_history_is_shown_with_its_mismatch():
     tl = timeline.build(bad)
     assert "final rewards differ" in tl["replay"]
     assert len(tl["steps"]) == len(record["actions"])  # every step, but no verified final state
+
+
+def test_view_open_hands_the_page_to_the_browser(tmp_path, monkeypatch, capsys):
+    import webbrowser
+
+    (record, *_) = recorded("caribbean_stud", agents=("random",))
+    path = tmp_path / "c.jsonl"
+    path.write_text(history.dumps(record) + "\n")
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    assert main(["view", str(path), "--open"]) == 0
+    assert opened == [(tmp_path / "c.html").resolve().as_uri()]
+    assert "viewer:" in capsys.readouterr().out
