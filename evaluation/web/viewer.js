@@ -5,6 +5,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const meta = JSON.parse($("pz-meta").textContent);
+  const LOG_LINES = 300;
   const S = { game: -1, tl: null, step: 0, vp: null, timer: null };
 
   async function unpack(i) {
@@ -80,7 +81,9 @@
     $("pz-slider").value = S.step;
     const log = $("pz-log");
     log.replaceChildren();
-    for (let k = 0; k < S.step; k++) log.appendChild(PZ.el("li", {}, tl.steps[k].views[S.vp].say));
+    const from = Math.max(0, S.step - LOG_LINES);  // the latest actions; a classic Raspisnoy game has 2,500
+    log.start = from + 1;
+    for (let k = from; k < S.step; k++) log.appendChild(PZ.el("li", {}, tl.steps[k].views[S.vp].say));
     const next = step.views[S.vp].say;
     $("pz-say").textContent = S.step < last ? `next: ${next}` : next;
     log.scrollTop = log.scrollHeight;
