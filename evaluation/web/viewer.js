@@ -114,7 +114,11 @@
     const sel = $("pz-viewpoint");
     sel.replaceChildren();
     for (const key of tl.viewpoints) sel.appendChild(PZ.el("option", { value: key }, vpLabel(tl, key)));
-    if (!tl.viewpoints.includes(S.vp)) S.vp = tl.viewpoints.includes("all") ? "all" : tl.viewpoints[0];
+    if (!tl.viewpoints.includes(S.vp)) {
+      // a game played through `pokerzoo serve` / `play` opens as the human saw it; others with all cards
+      const human = tl.human_seat !== undefined ? String(tl.human_seat) : null;
+      S.vp = human !== null && tl.viewpoints.includes(human) ? human : tl.viewpoints.includes("all") ? "all" : tl.viewpoints[0];
+    }
     sel.value = S.vp;
     const g = meta.games[i];
     const where = g.line !== null ? `line ${g.line}` : "";

@@ -99,3 +99,22 @@ def start_browser():
 def stop_browser(driver) -> None:
     driver.quit()
     shutil.rmtree(driver.pokerzoo_profile, ignore_errors=True)
+
+
+def one_game(name: str, agents, config: dict, seed: int) -> dict:
+    """The hand history of one game with ``agents[seat]`` in each seat (decision details included)."""
+    import numpy as np
+
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs import game_class
+    from pokerzoo.evaluation import history
+    from pokerzoo.evaluation.tournament import play_game
+
+    game = game_class(name)(seed=seed, **config)
+    players = [
+        make_agent(name, spec, seed=int(s))
+        for spec, s in zip(agents, np.random.SeedSequence(seed).generate_state(len(agents)))
+    ]
+    names, details = [], []
+    play_game(game, players, list(agents), names=names, details=details)
+    return history.make_record(game, name, config, list(agents), action_names=names, decisions=details)

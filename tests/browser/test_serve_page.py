@@ -82,4 +82,7 @@ def test_a_perico_round_by_clicking(browser, tmp_path):
         wait_ready(browser, number="2")
     (result,) = history.replay_file(record)
     assert result.ok and result.replayed.is_over
-    assert viewer.page(history.read(record))[1] == 1
+    page, shown, _ = viewer.write(record)
+    assert shown == 1
+    browser.get(page.resolve().as_uri())
+    wait_ready(browser, viewpoint="0")  # a served game opens as the human saw it

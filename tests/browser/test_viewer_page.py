@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from browser_helpers import dom_state, wait_ready
+from browser_helpers import dom_state, one_game, wait_ready
 
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.cards import DECKS, format_card
@@ -31,8 +31,7 @@ MAX_CLICKS = 70  # steps clicked one by one; a longer game is checked at its las
 
 def record_of(name: str, seed: int = 7) -> dict:
     agents, config = GAMES[name]
-    t = Tournament(name, agents, deals=1, seed=seed, config=config, record=True, seating="rotations")
-    return run_tournament(t, workers=1, progress=False).records[0].history
+    return one_game(name, agents, config, seed)
 
 
 def names(game, cards) -> list[str]:
