@@ -112,7 +112,7 @@ def test_screenshots_of_every_games_table(browser, tmp_path):
 def test_screenshot_of_the_play_page(browser, tmp_path, monkeypatch):
     out = (_target() or tmp_path).resolve()
     monkeypatch.chdir(tmp_path)  # the page names the history file: a relative path, as `pokerzoo serve` writes it
-    with serving("perico", Path("runs", "serve", "perico_v0.jsonl"), seed=6, opponents=["heuristic", "ppo"]) as (
+    with serving("perico", Path("runs", "serve", "perico_v0.jsonl"), seed=6, opponents=["heuristic", "random"]) as (
         url,
         _,
     ):
