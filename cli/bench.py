@@ -14,13 +14,15 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pokerzoo.cli.batched_benchmarks import batched_speed_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
-from pokerzoo.envs import ENV_NAMES
+from pokerzoo.envs import ENV_NAMES, canonical
+from pokerzoo.envs.batched import BATCHED_GAMES
 from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("what", nargs="?", choices=("all", "envs", "hands"), default="all")
+    parser.add_argument("what", nargs="?", choices=("all", "envs", "hands", "batched"), default="all")
     parser.add_argument("--games", nargs="*", default=list(ENV_NAMES), help="games to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per row and column")
     parser.add_argument("--no-references", action="store_true", help="skip the reference libraries")
@@ -68,5 +70,28 @@ def run(args: argparse.Namespace) -> int:
         print("Hand evaluations/s (one call per hand, or one numpy batch)\n")
         print(table + "\n")
         _write(out, "hand_eval", rows, table)
+    if args.what == "batched":
+        _bench_batched(args, out)
     print(f"results in {out}")
     return 0
+
+
+def _bench_batched(args: argparse.Namespace, out: Path) -> None:
+    """The batched engine's table (``pokerzoo.cli.batched_benchmarks``), one per batched game asked for."""
+    games = [canonical(g) for g in args.games if canonical(g) in BATCHED_GAMES]
+    if not games:
+        raise SystemExit(f"none of {args.games} is batched yet; batched games: {', '.join(BATCHED_GAMES)}")
+    config = parse_config_pairs(args.config)
+    for name in games:
+        with tqdm(desc=f"batched {name}", unit="measurement") as bar:
+            rows = batched_speed_rows(
+                name,
+                seconds=args.seconds,
+                references=not args.no_references,
+                options=config,
+                progress=lambda _label: bar.update(),
+            )
+        table = markdown_table(rows, ["engine", "N", "threads", "agent-steps/s", "per CPU second"])
+        print(f"Batched {name}: random legal play, observations and masks built every step\n")
+        print(table + "\n")
+        _write(out, f"batched_{name}", rows, table)
