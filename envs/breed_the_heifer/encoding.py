@@ -60,6 +60,10 @@ def schema(n: int) -> Schema:
     )
 
 
+_STEP_PIECES = ("street", "over", "out", "all_in", "button", "opener", "to_act")
+_STEP_PIECES += ("big_bet", "pot", "to_call", "bets_made", "progress", "still_in")
+
+
 class Encoder:
     """The offsets of ``schema(n)`` as ints, and caches of the parts that change per street.
 
@@ -78,17 +82,15 @@ class Encoder:
         self.schema = schema(n)
         o = self.schema.offsets
         self.size = self.schema.size
-        self.up, self.up_end = o["up"], o["up"] + n * CARDS
         self.down, self.wild, self.pending, self.category = o["down"], o["wild"], o["pending"], o["category"]
-        self.street, self.over = o["street"], o["over"]
-        self.chips, self.chips_end = o["stacks"], o["stacks"] + 3 * n
         if (o["bets"], o["committed"]) != (o["stacks"] + n, o["stacks"] + 2 * n):
             raise ValueError("Breed the Heifer schema: stacks, bets and committed must be adjacent, in that order")
-        self.out, self.all_in, self.button = o["out"], o["all_in"], o["button"]
-        self.opener, self.to_act = o["opener"], o["to_act"]
-        self.pot, self.to_call, self.big_bet = o["pot"], o["to_call"], o["big_bet"]
-        self.bets_made, self.progress, self.still_in = o["bets_made"], o["progress"], o["still_in"]
-        self.relative = [np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)]
+        # What ``encode`` reads at every step, as one tuple it unpacks into locals (cheaper than attributes):
+        # n, size, the up-card and the chip blocks (start, end), then the offsets of _STEP_PIECES.
+        blocks = (o["up"], o["up"] + n * CARDS, o["stacks"], o["stacks"] + 3 * n)
+        self.hot = (n, self.size, *blocks, *(o[name] for name in _STEP_PIECES))
+        self.seat_order = [[(me + k) % n for k in range(n)] for me in range(n)]  # relative k -> absolute seat
+        self.relative = [np.array(order, dtype=np.intp) for order in self.seat_order]
         # (stacks + bets + committed) of absolute seats -> the same rows in relative seat order
         self.chip_order = [np.concatenate([rel + row * n for row in range(3)]) for rel in self.relative]
         self._up_source: tuple | None = None
@@ -150,34 +152,34 @@ def encoder_for(n: int) -> Encoder:
 
 
 def encode(view, e: Encoder, ranker, small_bet: int, big_bet: int) -> np.ndarray:
-    n = e.n
+    (n, size, up, up_end, chips, chips_end, street, over_at, out, all_in, button, opener, to_act,
+     big, pot, to_call, bets_made, progress, still_in) = e.hot
     me = view.player
-    obs = np.zeros(e.size, dtype=np.float32)
-    e.up_onehot(view.up).take(e.relative[me], axis=0, out=obs[e.up : e.up_end].reshape(n, CARDS))
+    obs = np.zeros(size, dtype=np.float32)
+    e.up_onehot(view.up).take(e.relative[me], axis=0, out=obs[up:up_end].reshape(n, CARDS))
     over = view.phase == "over"
-    idx = [*e.own_indices(view, ranker), e.over if over else e.street + view.street - 3]
+    idx = [*e.own_indices(view, ranker), over_at if over else street + view.street - 3]
     folded, stacks = view.folded, view.stacks
-    for k in range(n):
-        p = (me + k) % n
+    for k, p in enumerate(e.seat_order[me]):
         if folded[p]:
-            idx.append(e.out + k)
+            idx.append(out + k)
         elif stacks[p] == 0:
-            idx.append(e.all_in + k)
-    idx.append(e.button + (view.dealer - me) % n)
+            idx.append(all_in + k)
+    idx.append(button + (view.dealer - me) % n)
     if view.opener >= 0:
-        idx.append(e.opener + (view.opener - me) % n)
+        idx.append(opener + (view.opener - me) % n)
     if view.current_player is not None:
-        idx.append(e.to_act + (view.current_player - me) % n)
+        idx.append(to_act + (view.current_player - me) % n)
     if view.street >= 5 and not over:
-        idx.append(e.big_bet)
+        idx.append(big)
     obs[idx] = 1.0
     total = float(view.chip_total)
     bet_scale = float(view.max_bets * max(small_bet, big_bet))
-    chips = np.array(stacks + view.bets + view.committed, dtype=np.float32)
-    np.multiply(chips[e.chip_order[me]], e.chip_scale(total, bet_scale), out=obs[e.chips : e.chips_end])
-    obs[e.pot] = view.pot / total
-    obs[e.to_call] = view.to_call / bet_scale
-    obs[e.bets_made] = view.complete_bets / view.max_bets
-    obs[e.progress] = view.hand_number / view.num_hands
-    obs[e.still_in] = (n - sum(folded)) / n
+    values = np.array(stacks + view.bets + view.committed, dtype=np.float32)
+    np.multiply(values[e.chip_order[me]], e.chip_scale(total, bet_scale), out=obs[chips:chips_end])
+    obs[pot] = view.pot / total
+    obs[to_call] = view.to_call / bet_scale
+    obs[bets_made] = view.complete_bets / view.max_bets
+    obs[progress] = view.hand_number / view.num_hands
+    obs[still_in] = (n - sum(folded)) / n
     return obs

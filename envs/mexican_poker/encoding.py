@@ -76,13 +76,21 @@ _O_PRED, _O_PREDICTED, _O_DOUBT, _O_PASSED = _O["predictions"], _O["predicted"],
 _O_TRICKS, _O_COUNTS, _O_SCORES, _O_PRESENT = _O["tricks"], _O["hand_counts"], _O["scores"], _O["present"]
 _O_TOKEN, _O_LEADER, _O_TO_ACT, _O_BSIZE = _O["token"], _O["leader"], _O["to_act"], _O["board_size"]
 _O_ROUND, _O_TPLAYED = _O["round"], _O["tricks_played"]
-# Slot features: _HAND_SLOT[i][c] / _BOARD_SLOT[j][c] are the rank and suit indices of card c in that slot.
+# Hand slot i holds the i-th card of the hand (the hand is sorted), board slot j the j-th board card, so
+# _HAND_SLOT[i][c] / _BOARD_SLOT[j][c] are all the entries card c sets there: its one-hot in the hand (board)
+# block, then the rank and the suit of the slot.
 _HAND_SLOT = [
-    [(_O["hand_slots"] + SLOT * i + c % 13, _O["hand_slots"] + SLOT * i + 13 + c // 13) for c in range(CARDS)]
+    [
+        (_O_HAND + c, _O["hand_slots"] + SLOT * i + c % 13, _O["hand_slots"] + SLOT * i + 13 + c // 13)
+        for c in range(CARDS)
+    ]
     for i in range(HAND_SLOTS)
 ]
 _BOARD_SLOT = [
-    [(_O["board_slots"] + SLOT * j + c % 13, _O["board_slots"] + SLOT * j + 13 + c // 13) for c in range(CARDS)]
+    [
+        (_O_BOARD + c, _O["board_slots"] + SLOT * j + c % 13, _O["board_slots"] + SLOT * j + 13 + c // 13)
+        for c in range(CARDS)
+    ]
     for j in range(BOARD_SLOTS)
 ]
 _SEVENTHS = [i / 7.0 for i in range(8)]
@@ -98,10 +106,8 @@ def encode(view: MexicanView) -> np.ndarray:
     obs = np.zeros(_SIZE, dtype=np.float32)
     n = view.num_players
     rel = _REL[n][view.player]
-    ones = [_O_HAND + c for c in view.hand]
-    ones += [_O_BOARD + c for c in view.board]
-    ones += [_O_PLAYED + c for c in view.played]
-    for slot, c in zip(_HAND_SLOT, view.hand):
+    ones = [_O_PLAYED + c for c in view.played]
+    for slot, c in zip(_HAND_SLOT, view.hand):  # at most 7 hand and 5 board cards: B + H = 8, B >= 1
         ones += slot[c]
     for slot, c in zip(_BOARD_SLOT, view.board):
         ones += slot[c]

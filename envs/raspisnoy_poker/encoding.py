@@ -69,36 +69,46 @@ def schema(n: int) -> Schema:
     )
 
 
+@lru_cache(maxsize=16)
+def _tables(n: int) -> tuple:
+    """For ``n`` players: the size, the offsets, and the entry each card id sets in the card blocks
+    (hand, played, the current trick and the forehead cards per relative seat), computed once."""
+    layout = schema(n)
+    o = layout.offsets
+
+    def entries(start: int) -> list[int]:
+        return [start + s for s in _SLOT]
+
+    trick = [o["trick"] + TRICK_SLOT * r for r in range(n)]
+    visible = [entries(o["visible"] + CARD_SLOTS * r) for r in range(n)]
+    return layout.size, o, entries(o["hand"]), entries(o["played"]), [entries(t) for t in trick], trick, visible
+
+
 def encode(view) -> np.ndarray:
     n = view.num_players
     me = view.player
-    layout = schema(n)
-    o = layout.offsets
-    obs = np.zeros(layout.size, dtype=np.float32)
-    hand = o["hand"]
-    ones = [hand + _SLOT[c] for c in view.hand]
-    played = o["played"]
+    size, o, hand, played, trick_cards, trick, visible = _tables(n)
+    obs = np.zeros(size, dtype=np.float32)
+    ones = [hand[c] for c in view.hand]
     for t in view.done_tricks:
-        ones += [played + _SLOT[p.card] for p in t]
-    trick = o["trick"]
+        ones += [played[p.card] for p in t]
     for p in view.trick:
-        base = trick + TRICK_SLOT * ((p.seat - me) % n)
-        ones.append(base + _SLOT[p.card])
+        r = (p.seat - me) % n
+        ones.append(trick_cards[r][p.card])
         if p.decl == HIGH:
-            ones.append(base + CARD_SLOTS)
+            ones.append(trick[r] + CARD_SLOTS)
         elif p.decl == LOW:
-            ones.append(base + CARD_SLOTS + 1)
+            ones.append(trick[r] + CARD_SLOTS + 1)
     if view.pending_joker >= 0 and view.current_player is not None:
-        ones.append(trick + TRICK_SLOT * ((view.current_player - me) % n) + _SLOT[view.pending_joker])
+        ones.append(trick_cards[(view.current_player - me) % n][view.pending_joker])
     ones.append(o["led"] + (view.trick[0].suit if view.trick else 4))
     ones.append(o["trump"] + (view.trump if view.trump >= 0 else 4))
     if view.trump_card >= 0:
         ones.append(o["trump_card"] + _SLOT[view.trump_card])
-    visible = o["visible"]
     for seat, cards in enumerate(view.visible):
         if cards:
-            base = visible + CARD_SLOTS * ((seat - me) % n)
-            ones += [base + _SLOT[c] for c in cards]
+            seen = visible[(seat - me) % n]
+            ones += [seen[c] for c in cards]
     has_bid, voids = o["has_bid"], o["voids"]
     for seat in range(n):
         r = (seat - me) % n
