@@ -334,9 +334,9 @@ class FakePolicy(Agent):
 
 
 def test_pool_probabilities_with_snapshots(monkeypatch):
-    from pokerzoo.agents import policy as policy_agent
+    from pokerzoo.training import opponents
 
-    monkeypatch.setattr(policy_agent, "PolicyAgent", FakePolicy)
+    monkeypatch.setattr(opponents, "PolicyAgent", FakePolicy)
     pool = OpponentPool(CARIBBEAN, {"random": 2.0}, self_play=2.0, latest_share=0.5, max_snapshots=3)
     for p in ("a", "b", "c", "d"):
         pool.add_snapshot(p)
