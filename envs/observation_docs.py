@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from pokerzoo.envs import ENV_NAMES, env_module
+from pokerzoo.envs.registry import GAMES
 
 COMMAND = "python -m pokerzoo.envs.observation_docs --write"
 BEGIN = f"<!-- observation table: generated from the schema by `{COMMAND}` -->"
@@ -58,21 +58,21 @@ def replace_table(text: str, table: str, where: Path | str = "text") -> str:
 
 
 def targets() -> list[Target]:
-    """The env module of every registered game, and its rules page where the checkout has one."""
+    """The env module of every registered game, and the rules page of every game but the teaching examples
+    (where the checkout has ``docs/``)."""
     out = []
-    for name in ENV_NAMES:
-        module = env_module(name)
-        game = module.raw_env.game_class
-        table = game.observation_table()
+    for env_id, spec in GAMES.items():
+        module = spec.env_module()
+        table = spec.game_class().observation_table()
         source = inspect.getsourcefile(module)
         if source is None:
-            raise FileNotFoundError(f"{name}: no source file for {module.__name__}")
-        out.append(Target(game.NAME, Path(source), table))
-        page = DOCS / f"{game.NAME}.md"
-        if DOCS.is_dir():
+            raise FileNotFoundError(f"{env_id}: no source file for {module.__name__}")
+        out.append(Target(spec.name, Path(source), table))
+        if DOCS.is_dir() and not spec.example:
+            page = DOCS / f"{spec.name}.md"
             if not page.is_file():
-                raise FileNotFoundError(f"{name}: no rules page {page}")
-            out.append(Target(game.NAME, page, table))
+                raise FileNotFoundError(f"{env_id}: no rules page {page}")
+            out.append(Target(spec.name, page, table))
     return out
 
 

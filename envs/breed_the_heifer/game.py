@@ -382,7 +382,7 @@ class BreedTheHeiferGame(Game):
         return v
 
     @classmethod
-    def observation_table(cls) -> str:
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
         return symbolic_table(encoding.schema, "N")
 
     def encode(self, view: HeiferView) -> np.ndarray:

@@ -428,7 +428,7 @@ class RaspisnoyPokerGame(Game):
         )
 
     @classmethod
-    def observation_table(cls) -> str:
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
         return symbolic_table(encoding.schema, "N")
 
     def encode(self, view: RaspisnoyView) -> np.ndarray:

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 from observation_digests import CONFIGS, config_key, observations
 
-from pokerzoo.envs import ENV_NAMES, game_class, make
+from pokerzoo.envs import GAMES, game_class, make
 
+# The option sets of the observation digests, and the example game of docs/adding_a_game.md.
 CASES = [(game, config) for game, configs in CONFIGS.items() for config in configs]
+CASES += [("high_card", {}), ("high_card", {"num_players": 6})]
 
 
 @pytest.mark.parametrize(("game", "config"), CASES, ids=[f"{g}-{config_key(c)}" for g, c in CASES])
@@ -21,7 +23,7 @@ def test_every_observation_of_random_play_lies_within_the_schema_bounds(game, co
     assert schema.out_of_bounds(batch) == [], f"{game} {config}: entries outside their bounds"
 
 
-@pytest.mark.parametrize("name", ENV_NAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_the_env_box_is_the_schema(name):
     env = make(name)
     env.reset(seed=0)
@@ -34,7 +36,7 @@ def test_the_env_box_is_the_schema(name):
     assert box.contains(obs)
 
 
-@pytest.mark.parametrize("name", ENV_NAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_games_of_one_config_share_one_schema(name):
     cls = game_class(name)
     assert cls(seed=1).observation_schema is cls(seed=2).observation_schema
