@@ -213,10 +213,12 @@ def symbolic_table(schema_of: Callable[[int], Schema], symbol: str = "N", at: Se
 
 
 def _linear_text(a: int, b: int, symbol: str) -> str:
+    """``a+bN`` written the short way: ``4``, ``N``, ``56N``, ``108+56N``, ``10−N``."""
     if b == 0:
         return str(a)
-    term = symbol if b == 1 else f"{b}{symbol}"
-    return term if a == 0 else f"{a}+{term}"
+    term = ("" if abs(b) == 1 else str(abs(b))) + symbol
+    sign = "+" if b > 0 else "−"
+    return (term if b > 0 else sign + term) if a == 0 else f"{a}{sign}{term}"
 
 
 def _meaning(p: Piece) -> str:

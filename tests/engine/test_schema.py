@@ -92,6 +92,13 @@ def test_symbolic_table_writes_offsets_and_sizes_in_the_player_count():
     assert rows[-1] == "Size: 5+4N."
 
 
+def test_symbolic_table_writes_shrinking_sizes_with_a_minus():
+    def shrinking(n: int) -> Schema:
+        return Schema([Piece("empty_seats", 10 - n, "seats left"), Piece("flag", 1, "a flag")])
+
+    assert symbolic_table(shrinking, "N").splitlines()[2:4] == ["| 0 | 10−N | seats left |", "| 10−N | 1 | a flag |"]
+
+
 def test_symbolic_table_refuses_sizes_that_are_not_linear():
     def squared(n: int) -> Schema:
         return Schema([Piece("pairs", n * n, "seat pairs"), Piece("flag", 1, "a flag")])
