@@ -60,12 +60,10 @@ class PokerzooAECEnv(AECEnv):
         self.num_actions = probe.num_actions
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = self._observation_bounds(probe)
+        schema = probe.observation_schema  # layout and per-entry bounds of the observation vector
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    low=low, high=high, shape=(probe.observation_size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(low=schema.low, high=schema.high, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
             }
         )
@@ -77,11 +75,6 @@ class PokerzooAECEnv(AECEnv):
         self.game: Game = probe
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
         self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
-
-    @staticmethod
-    def _observation_bounds(game: Game) -> tuple[float, float]:
-        bounds = getattr(game, "observation_bounds", None)
-        return bounds if bounds is not None else (-np.inf, np.inf)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:

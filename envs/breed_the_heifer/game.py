@@ -33,6 +33,7 @@ from pokerzoo.envs.engine.cards import RANK_CHARS, format_card, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import symbolic_table
 
 FIRST_STREET, LAST_STREET = 3, 7
 UP_STREETS = (4, 5, 6)
@@ -150,9 +151,8 @@ class BreedTheHeiferGame(Game):
         # Stacks between hands; during a hand the betting engine holds the live ones.
         self.stacks = list(stacks) if isinstance(stacks, tuple) else [stacks] * n
         self.chip_total = sum(self.stacks)
-        self.layout = encoding.layout_for(n)
-        self.observation_size = self.layout.size
-        self.observation_bounds = (0.0, 1.0)
+        self.encoder = encoding.encoder_for(n)
+        self.observation_schema = self.encoder.schema
         self.hand_number = 0
         self.last_outcome: dict | None = None
         self._views: dict[int, HeiferView] = {}
@@ -381,8 +381,12 @@ class BreedTheHeiferGame(Game):
         self._views[player] = v
         return v
 
+    @classmethod
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
+        return symbolic_table(encoding.schema, "N")
+
     def encode(self, view: HeiferView) -> np.ndarray:
-        return encoding.encode(view, self.layout, self.ranker, self.small_bet, self.big_bet)
+        return encoding.encode(view, self.encoder, self.ranker, self.small_bet, self.big_bet)
 
     def action_name(self, action: int) -> str:
         if not 0 <= action < NUM_ACTIONS:

@@ -76,8 +76,7 @@ class CaribbeanStudGame(Game):
         self.num_hands: int = self.config["num_hands"]
         self.choose_antes = len(self.ante_choices) > 1
         self.num_actions = FIRST_ANTE_ACTION + len(self.ante_choices) if self.choose_antes else 2
-        self.observation_size = encoding.SIZE
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = encoding.SCHEMA
         self.hand_number = 0
         self.last_outcome: dict | None = None
 
