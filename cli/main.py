@@ -1,4 +1,4 @@
-"""The ``pokerzoo`` command: ``list``, ``bench``, ``evaluate``, ``play``, ``replay``, ``train``, ``demo``.
+"""The ``pokerzoo`` command: ``list``, ``bench``, ``evaluate``, ``play``, ``replay``, ``train``, ``demo``, ``policy``.
 
 Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them up, so a command's module can
@@ -23,6 +23,7 @@ COMMANDS = {
     "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
     "train": ("pokerzoo.cli.train", "train a MaskablePPO policy from a YAML config"),
     "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
+    "policy": ("pokerzoo.cli.policy", "convert a trusted SB3 zip into a code-free policy file, or show one"),
 }
 
 

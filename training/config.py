@@ -18,7 +18,7 @@ import yaml
 
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import env_module
-from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
+from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, finite_number
 from pokerzoo.training.opponents import build_agent
 from pokerzoo.training.single_seat import RECORD_CHOICES, SEATS_CHOICES
 
@@ -32,12 +32,12 @@ def _schedule(value: Any) -> Any:
         if unknown or not {"start", "end"} <= set(value):
             raise ValueError("a schedule is a number or {start: A, end: B}")
         a, b = value["start"], value["end"]
-        if not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in (a, b)):
-            raise ValueError("schedule start and end must be numbers >= 0")
+        if not all(finite_number(x) and x >= 0 for x in (a, b)):
+            raise ValueError("schedule start and end must be finite numbers >= 0")
         return {"start": float(a), "end": float(b)}
-    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+    if finite_number(value) and value >= 0:
         return float(value)
-    raise ValueError("expected a number >= 0 or {start: A, end: B}")
+    raise ValueError("expected a finite number >= 0 or {start: A, end: B}")
 
 
 def _net_arch(value: Any) -> Any:
@@ -56,9 +56,9 @@ def _net_arch(value: Any) -> Any:
 def _optional_positive(value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+    if finite_number(value) and value > 0:
         return float(value)
-    raise ValueError("expected a number > 0 or null")
+    raise ValueError("expected a finite number > 0 or null")
 
 
 def _agent_list(value: Any) -> list:
@@ -115,8 +115,8 @@ def _weights(value: Any) -> dict:
         raise ValueError("expected {agent: weight, ...} or a list of agent specs")
     out = {}
     for k, w in value.items():
-        if not isinstance(k, str) or not isinstance(w, int | float) or isinstance(w, bool) or w < 0:
-            raise ValueError(f"opponent {k!r}: weight must be a number >= 0")
+        if not isinstance(k, str) or not finite_number(w) or w < 0:
+            raise ValueError(f"opponent {k!r}: weight must be a finite number >= 0")
         out[k] = float(w)
     if sum(out.values()) <= 0:
         raise ValueError("the scripted opponents need a positive total weight")
@@ -127,7 +127,9 @@ TOP = OptionSet(
     Option("name", None, "run name (default: the config file's name)", kind=(str, type(None))),
     Option("game", None, "game to train on, e.g. caribbean_stud", kind=str),
     Option("options", {}, "game options for the training env (the rules as written when empty)", kind=dict),
-    Option("seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0),
+    Option(
+        "seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0, high=2**32 - 1
+    ),
     Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1),
     Option(
         "n_envs",

@@ -40,7 +40,6 @@ of scripted agents and frozen snapshots of the learner drawn per episode).
 
 from __future__ import annotations
 
-import pickle
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -53,6 +52,7 @@ from pokerzoo.agents.base import Agent
 from pokerzoo.envs import env_module
 from pokerzoo.envs.aec import PokerzooAECEnv
 from pokerzoo.envs.engine.game import Game, IllegalActionError
+from pokerzoo.training import env_state
 from pokerzoo.training.opponents import Opponents, as_opponents, build_agent
 
 ILLEGAL_MODES = ("terminate", "raise")
@@ -207,10 +207,15 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ state (exact resume)
     def get_state(self) -> bytes:
         """Everything this env holds (game, generators, opponents, episode tallies), pickled."""
-        return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+        return env_state.dumps(self)
 
     def set_state(self, state: bytes) -> None:
-        self.__dict__.update(pickle.loads(state).__dict__)
+        """Become the env ``get_state`` saved; read with the restricted unpickler (``training.env_state``)."""
+        loaded = env_state.loads(state)
+        if not isinstance(loaded, SingleSeatEnv) or loaded.env_name != self.env_name:
+            what = getattr(loaded, "env_name", type(loaded).__name__)
+            raise env_state.EnvStateError(f"the env state is of {what}, this env plays {self.env_name}")
+        self.__dict__.update(loaded.__dict__)
 
     def __getstate__(self) -> dict:
         # The AEC env's class is made per game by ``make_raw_env`` and is found by
