@@ -112,9 +112,8 @@ def resolve_policy_path(path: str | Path) -> Path:
             for step in steps:
                 if _is_file(step / "policy.json"):
                     return step / "policy.json"
-        for legacy in (p / "policy.zip", p / "model.zip", p / "final" / "policy.zip"):
-            if _is_file(legacy):
-                raise PolicyFileError(f"{p} holds only {legacy.name}, an old policy: " + SB3_HINT.format(path=legacy))
+        for legacy in [*sorted(p.glob("*.zip")), *sorted(p.glob("final/*.zip"))]:
+            raise PolicyFileError(f"{p} holds no policy.json, only {legacy.name}: " + SB3_HINT.format(path=legacy))
         raise FileNotFoundError(f"no policy.json, final/policy.json or checkpoint policy in folder {str(p)!r}")
     raise FileNotFoundError(f"policy {str(p)!r} not found")
 

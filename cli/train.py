@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         if args.config or args.set or args.out:
             raise ValueError("--resume takes the run's own config.yaml; give only --timesteps with it")
         trainer = Trainer.resume(args.resume, total_timesteps=args.timesteps, verbose=args.verbose, progress=progress)
+        for name, why in trainer.skipped_checkpoints:
+            print(f"skipped checkpoint {name}: {why}", flush=True)
         print(f"resuming {args.resume} from {trainer._resume_from.name}", flush=True)
     else:
         if not args.config:
