@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.registry import agent_names
 from pokerzoo.envs import ENV_NAMES, game_class
 
@@ -19,6 +20,9 @@ def describe(name: str) -> str:
     for option, default, allowed, doc in cls.OPTIONS.describe():
         lines.append(f"  {option:<28} default {default!r:<14} {allowed}: {doc}")
     lines.append(f"  agents: {', '.join(agent_names(name))}")
+    trained = shipped_policies(name)
+    if trained:
+        lines.append(f"  trained policies: {', '.join(trained)} (agents too: --agents {next(iter(trained))})")
     return "\n".join(lines)
 
 

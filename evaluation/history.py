@@ -32,6 +32,7 @@ import numpy as np
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.game import Game, IllegalActionError
+from pokerzoo.evaluation.outputs import check_destination, commit_file, staging_file
 
 FORMAT = "pokerzoo.history/1"
 REQUIRED = ("game", "config", "seed", "actions", "events", "rewards")
@@ -103,13 +104,17 @@ def dumps(record: dict) -> str:
 
 
 class HistoryWriter:
-    """Appends histories to a JSON-lines file (``with HistoryWriter(path) as w: w.write(record)``)."""
+    """Appends histories to a JSON-lines file (``with HistoryWriter(path) as w: w.write(record)``).
 
-    def __init__(self, path: str | Path, append: bool = False):
-        self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = open(self.path, "a" if append else "w")  # noqa: SIM115 (closed by close())
+    ``whole=True`` writes under a temporary name that ``close()`` renames to ``path``, and that
+    ``discard()`` (or leaving the ``with`` block on an exception) removes: the file is there complete or
+    not at all. Otherwise every game is in the file as soon as it is written (a play session).
+    """
+
+    def __init__(self, path: str | Path, append: bool = False, whole: bool = False):
+        self.path = check_destination(path, folder=False, option="--record")
+        self._target = staging_file(self.path) if whole else self.path
+        self._fh: IO[str] = open(self._target, "a" if append else "w")  # noqa: SIM115 (closed by close())
         self.count = 0
 
     def write(self, record: dict) -> None:
@@ -118,12 +123,22 @@ class HistoryWriter:
 
     def close(self) -> None:
         self._fh.close()
+        if self._target != self.path and self._target.exists():
+            commit_file(self._target, self.path)
+
+    def discard(self) -> None:
+        self._fh.close()
+        if self._target != self.path:
+            self._target.unlink(missing_ok=True)
 
     def __enter__(self) -> HistoryWriter:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        if kind is not None:
+            self.discard()
+        else:
+            self.close()
 
 
 def read(path: str | Path) -> Iterator[tuple[int, dict]]:

@@ -163,7 +163,7 @@ TOP = OptionSet(
     Option(
         "init_from",
         None,
-        "start from this policy's weights (a policy .zip, a checkpoint folder or a run folder) instead of "
+        "start from this policy's weights (a policy file, a checkpoint folder or a run folder) instead of "
         "random ones; the network shape and the game must match",
         kind=(str, type(None)),
     ),
@@ -407,6 +407,28 @@ def resolve_n_envs(cfg: Mapping) -> int:
 
 def resolve_workers(cfg: Mapping) -> int:
     return min(cfg["workers"] or available_cores(), cfg["n_envs"])
+
+
+def rollout_size(cfg: Mapping) -> int:
+    """Learner steps per PPO rollout: ``n_steps`` in each of the ``n_envs`` envs."""
+    return cfg["ppo"]["n_steps"] * resolve_n_envs(cfg)
+
+
+def trained_steps(cfg: Mapping, done: int = 0) -> int:
+    """The steps a run will have made at its end: PPO collects whole rollouts, so the total rounds up."""
+    remaining = max(cfg["total_timesteps"] - done, 0)
+    return done + -(-remaining // rollout_size(cfg)) * rollout_size(cfg)
+
+
+def rounding_note(cfg: Mapping, done: int = 0) -> str | None:
+    """What to tell the user when ``total_timesteps`` is not a whole number of rollouts (None when it is)."""
+    end = trained_steps(cfg, done)
+    if end == max(cfg["total_timesteps"], done):
+        return None
+    return (
+        f"note: total_timesteps {cfg['total_timesteps']:,} rounds up to {end:,}: PPO collects whole rollouts of "
+        f"n_steps × n_envs = {cfg['ppo']['n_steps']} × {resolve_n_envs(cfg)} = {rollout_size(cfg):,} steps"
+    )
 
 
 def default_run_dir(cfg: Mapping) -> Path:

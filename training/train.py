@@ -285,8 +285,11 @@ class Trainer:
                 )
             hooks.finish()
             self.model.logger.close()
-        finally:
-            self.venv.close()
+        except BaseException:  # Ctrl-C or an error: stop the workers at once, not after their current call
+            inner = getattr(self.venv, "venv", self.venv)
+            (inner.terminate if isinstance(inner, WorkerVecEnv) else self.venv.close)()
+            raise
+        self.venv.close()
         return self.finish()
 
     def _load_checkpoint(self, found: ckpt.Checkpoint) -> None:
@@ -307,8 +310,8 @@ class Trainer:
     def init_weights(self, source: str | Path) -> Path:
         """Copy the policy weights of ``source`` into the new model: fine-tuning a trained policy.
 
-        A run folder means its final policy (or, unfinished, its latest
-        checkpoint); a checkpoint folder its ``model.zip``. Only the weights are
+        A run folder means its final policy (or, unfinished, its newest
+        checkpoint's); a checkpoint folder its ``policy.json``. Only the weights are
         taken: optimiser, schedules and step count start afresh, so a run that
         continues another under a different league or rate is a new run with
         its own report.
@@ -356,11 +359,14 @@ class Trainer:
             per_env = -(-source["samples"] // n_envs)
             # The main source keeps the seeds of runs made before extra sources existed.
             seeds = [_seed_of(self.cfg["seed"], 0xBC, *([k] if k else []), i) for i in range(n_envs)]
-            parts = _call_each(
-                self.venv,
-                "teacher_rollout",
-                [(source["teacher"], per_env, s, source["record"], source["seats"]) for s in seeds],
-            )
+            with self._bar(per_env * n_envs, f"imitation {k + 1}/{len(sources)}: recording {source['teacher']}",
+                           "decision") as bar:  # fmt: skip
+                parts = _call_each(
+                    self.venv,
+                    "teacher_rollout",
+                    [(source["teacher"], per_env, s, source["record"], source["seats"]) for s in seeds],
+                    bar.update,
+                )
             for d in parts:
                 kept = d["recorded"]
                 returns = discounted_returns(d["rewards"], d["dones"], ppo["gamma"]) * self.cfg["reward_scale"]
@@ -374,16 +380,19 @@ class Trainer:
         obs, masks, actions, returns = (np.concatenate(data[k]) for k in ("obs", "masks", "actions", "returns"))
         collect = time.perf_counter() - start
 
-        fit = fit_to_teacher(
-            self.model.policy,
-            obs,
-            masks,
-            actions,
-            returns,
-            p,
-            vf_coef=ppo["vf_coef"],
-            max_grad_norm=ppo["max_grad_norm"],
-        )
+        batches = p["epochs"] * -(-len(actions) // p["batch_size"])
+        with self._bar(batches, f"imitation: fitting {len(actions):,} decisions", "batch") as bar:
+            fit = fit_to_teacher(
+                self.model.policy,
+                obs,
+                masks,
+                actions,
+                returns,
+                p,
+                vf_coef=ppo["vf_coef"],
+                max_grad_norm=ppo["max_grad_norm"],
+                progress=bar.update,
+            )
         n = len(actions)
         summary = {
             "teacher": p["teacher"],
@@ -400,6 +409,17 @@ class Trainer:
         self.state["pretrain"] = summary
         self.state["wall_seconds"] += time.perf_counter() - start
         return summary
+
+    def _bar(self, total: int, desc: str, unit: str) -> tqdm:
+        """A progress bar for a long step of the run (shown from its first second, as training's own)."""
+        return tqdm(
+            total=total,
+            desc=desc,
+            unit=unit,
+            disable=(None if self.progress is None else not self.progress),
+            dynamic_ncols=True,
+            leave=False,
+        )
 
     # ------------------------------------------------------------------ checkpoints and snapshots
     def checkpoint(self) -> Path:
@@ -519,12 +539,18 @@ def _seed_of(*entropy: int) -> int:
     return int(np.random.SeedSequence(list(entropy)).generate_state(1, np.uint64)[0] >> 1)
 
 
-def _call_each(venv: VecEnv, method: str, args_per_env: list[tuple]) -> list[Any]:
-    """Call ``method`` on every env with its own arguments (in parallel where the envs live in workers)."""
+def _call_each(
+    venv: VecEnv, method: str, args_per_env: list[tuple], progress: Callable[[int], None] | None = None
+) -> list[Any]:
+    """Call ``method`` on every env with its own arguments (in parallel where the envs live in workers).
+
+    ``progress``, when given, is passed to the method (as ``progress=``) and hears from the workers.
+    """
     inner = getattr(venv, "venv", venv)
     if isinstance(inner, WorkerVecEnv):
-        return inner.call_each(method, args_per_env)
-    return [inner.env_method(method, *args, indices=[i])[0] for i, args in enumerate(args_per_env)]
+        return inner.call_each(method, args_per_env, progress)
+    extra = {} if progress is None else {"progress": progress}
+    return [inner.env_method(method, *args, indices=[i], **extra)[0] for i, args in enumerate(args_per_env)]
 
 
 class _Hooks(BaseCallback):
