@@ -40,6 +40,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.registry import agent_names
+from pokerzoo.cli.arguments import positive_seconds
 from pokerzoo.envs import ENV_NAMES, canonical, game_class, spec
 from pokerzoo.evaluation import report
 from pokerzoo.evaluation.tournament import (
@@ -77,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=positive_seconds,
         default=30.0,
         metavar="SECONDS",
         help="--scripted: time per game when --games is not given (default 30)",
