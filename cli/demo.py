@@ -1,6 +1,12 @@
 """The main demonstration (``make demo``): train a policy for a few minutes, then evaluate it with the baselines.
 
-``pokerzoo demo`` (what ``make demo`` runs):
+Examples:
+
+    pokerzoo demo                              # what `make demo` runs
+    pokerzoo demo --game perico --timesteps 20000
+    pokerzoo demo --scripted --budget 10       # no training: every game's agents, 10 s each
+
+Without --scripted the demo:
 
 1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Caribbean
    stud, about five minutes on two cores) into ``--out/<game>-train-TIME``;
