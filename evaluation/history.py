@@ -141,24 +141,53 @@ class HistoryWriter:
             self.close()
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_record(record: Any) -> None:
+    """A hand history's fields have the types replay needs; ``ValueError`` naming the first that does not."""
+    if not isinstance(record, dict) or any(k not in record for k in REQUIRED):
+        missing = [k for k in REQUIRED if not isinstance(record, dict) or k not in record]
+        raise ValueError(f"not a pokerzoo hand history (missing {', '.join(missing)})")
+    checks = (
+        ("game", isinstance(record["game"], str), "a game name"),
+        ("config", isinstance(record["config"], dict) and all(isinstance(k, str) for k in record["config"]),
+         "an object of options"),
+        ("seed", _is_int(record["seed"]) and 0 <= record["seed"] < 2**128, "an int >= 0"),
+        ("actions", isinstance(record["actions"], list) and all(_is_int(a) for a in record["actions"]),
+         "a list of ints"),
+        ("events", isinstance(record["events"], list), "a list"),
+        ("rewards", isinstance(record["rewards"], list)
+         and all(isinstance(r, int | float) and not isinstance(r, bool) for r in record["rewards"]),
+         "a list of numbers"),
+    )  # fmt: skip
+    for key, ok, what in checks:
+        if not ok:
+            raise ValueError(f"hand history field {key!r} must be {what}, got {str(record[key])[:80]!r}")
+
+
 def read(path: str | Path) -> Iterator[tuple[int, dict]]:
     """(line number, record) for every non-empty line; a line that is not a history is a clear error."""
-    with open(path) as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(
-                    f"{path}:{number}: not a JSON line ({exc.msg} at column {exc.colno})"
-                ) from None
-            if not isinstance(record, dict) or any(k not in record for k in REQUIRED):
-                missing = [k for k in REQUIRED if not isinstance(record, dict) or k not in record]
-                raise ValueError(
-                    f"{path}:{number}: not a pokerzoo hand history (missing {', '.join(missing)})"
-                )
-            yield number, record
+    try:
+        with open(path, encoding="utf-8", errors="strict") as fh:
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    why = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "too deep"
+                    raise ValueError(f"{path}:{number}: not a JSON line ({why})") from None
+                try:
+                    check_record(record)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: {exc}") from None
+                yield number, record
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a text file of JSON lines ({exc.reason} at byte {exc.start})") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder, not a hand-history file") from None
 
 
 # --------------------------------------------------------------------------- replay
@@ -200,6 +229,7 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 
 def replay(record: dict, line: int | None = None) -> ReplayResult:
     """Rebuild the game from seed and options, re-apply the actions, compare events and rewards."""
+    check_record(record)
     name, seed = record["game"], record["seed"]
     result = ReplayResult(ok=False, game=name, seed=seed, steps=len(record["actions"]), line=line)
     try:
@@ -231,7 +261,8 @@ def replay(record: dict, line: int | None = None) -> ReplayResult:
         )
         if index < min(len(recorded), len(events)):
             where = _first_difference(recorded[index], events[index], f"events[{index}]")
-            result.message = f"event {index} ({recorded[index].get('type')!r}) differs: {where}"
+            kind = recorded[index].get("type") if isinstance(recorded[index], dict) else None
+            result.message = f"event {index} ({kind!r}) differs: {where}"
         else:
             result.message = f"{len(recorded)} events recorded, {len(events)} replayed"
         return result

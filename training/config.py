@@ -310,9 +310,13 @@ def load_config(source: str | Path | Mapping, overrides: Mapping[str, Any] | Non
         if not path.is_file():
             raise FileNotFoundError(f"training config {str(path)!r} not found")
         try:
-            raw = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
+        except (yaml.YAMLError, RecursionError) as exc:
+            raise ConfigError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         default_name = path.stem
     else:
         raw, default_name = copy.deepcopy(dict(source)), None
@@ -343,7 +347,10 @@ def _set_dotted(raw: dict, key: str, value: Any) -> None:
 
 def _check_against_game(cfg: dict) -> None:
 
-    module = env_module(cfg["game"])  # unknown game: ValueError naming the games
+    try:
+        module = env_module(cfg["game"])
+    except ValueError as exc:  # an unknown game: the message names the games
+        raise ConfigError(f"training config, game: {exc}") from None
     cfg["game"] = module.raw_env.metadata["name"]
     game_cls = module.raw_env.game_class
     try:
