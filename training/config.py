@@ -130,7 +130,7 @@ TOP = OptionSet(
     Option(
         "seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0, high=2**32 - 1
     ),
-    Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1),
+    Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1, high=10**12),
     Option(
         "n_envs",
         16,
@@ -154,8 +154,8 @@ TOP = OptionSet(
         kind=float,
         low=1e-9,
     ),
-    Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0),
-    Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1),
+    Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0, high=10**12),
+    Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1, high=10_000),
     Option("opponents", {}, "opponent league (see the opponents section)", kind=dict),
     Option("ppo", {}, "MaskablePPO hyperparameters (see the ppo section)", kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
@@ -194,9 +194,9 @@ OPPONENTS = OptionSet(
 
 
 PPO = OptionSet(
-    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1),
-    Option("batch_size", 1024, "minibatch size", kind=int, low=2),
-    Option("n_epochs", 4, "passes over each rollout", kind=int, low=1),
+    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1, high=1_000_000),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=2, high=100_000_000),
+    Option("n_epochs", 4, "passes over each rollout", kind=int, low=1, high=10_000),
     Option("learning_rate", 3e-4, "Adam step size: a number or {start, end} (linear)", convert=_schedule),
     Option("ent_coef", 0.01, "entropy bonus: a number or {start, end} (linear)", convert=_schedule),
     Option("gamma", 0.99, "discount", kind=float, low=0, high=1),
@@ -220,9 +220,9 @@ EVAL = OptionSet(
         "imitation or init_from); needs every > 0",
         kind=bool,
     ),
-    Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1),
+    Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1, high=10**9),
     Option("baselines", ["random"], "agents to evaluate against periodically", convert=_agent_list),
-    Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1),
+    Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1, high=10**9),
     Option(
         "final_baselines",
         None,
@@ -261,7 +261,7 @@ PRETRAIN = OptionSet(
         "agent whose decisions the policy imitates before PPO (null: no pretraining)",
         kind=(str, type(None)),
     ),
-    Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1),
+    Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1, high=10**10),
     Option(
         "record",
         "all",
@@ -282,8 +282,8 @@ PRETRAIN = OptionSet(
         "slow search agent's bids and many cheap play decisions of a heuristic",
         convert=_sources,
     ),
-    Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1),
-    Option("batch_size", 1024, "minibatch size", kind=int, low=1),
+    Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1, high=10_000),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=1, high=100_000_000),
     Option("learning_rate", 1e-3, "Adam step size of the imitation", kind=float, low=0),
     Option("value", True, "also fit the critic to the teacher's returns", kind=bool),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def test_means_png_makes_room_for_long_labels_and_titles(tmp_path):
             extent = text.get_window_extent(renderer)
             assert extent.x0 >= box.x0 - 1 and extent.x1 <= box.x1 + 1, f"clipped: {text.get_text()!r}"
     titles = [ax.title.get_window_extent(renderer) for ax in axes]
-    assert all(a.x1 <= b.x0 + 1 for a, b in zip(titles, titles[1:])), "panel titles overlap"
+    assert all(a.x1 <= b.x0 + 1 for a, b in itertools.pairwise(titles)), "panel titles overlap"
     labels_right = max(t.get_window_extent(renderer).x1 for t in axes[0].get_yticklabels())
     assert labels_right <= axes[0].get_window_extent(renderer).x0 + 1, "labels run into the panel"
     import matplotlib.pyplot as plt

@@ -5,6 +5,7 @@ histories, FileNotFoundError."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -149,7 +150,7 @@ def test_a_genuine_history_replays_and_an_edited_one_is_a_mismatch(tmp_path):
     result = run_tournament(Tournament("perico", ("random",) * 4, deals=1, record=True), workers=1)
     record = result.records[0].history
     assert history.replay(record).ok
-    edited = {**record, "actions": record["actions"][:-1] + [(record["actions"][-1] + 1) % 40]}
+    edited = {**record, "actions": [*record["actions"][:-1], (record["actions"][-1] + 1) % 40]}
     assert not history.replay(edited).ok
 
 
@@ -157,10 +158,8 @@ def test_a_genuine_history_replays_and_an_edited_one_is_a_mismatch(tmp_path):
 def load_config_file(path: Path) -> None:
     from pokerzoo.training.config import load_config
 
-    try:
+    with contextlib.suppress(ConfigError, FileNotFoundError):
         load_config(path)
-    except (ConfigError, FileNotFoundError):
-        pass
 
 
 @FUZZ
