@@ -32,7 +32,7 @@ def _ante_choices(value) -> tuple[int, ...]:
         isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_ANTE for c in choices
     ):
         raise ValueError(
-            f"expected 1..{MAX_ANTE_CHOICES} distinct antes, each an int in 1..{MAX_ANTE:,}, e.g. [1, 2, 5]"
+            f"expected 1..{MAX_ANTE_CHOICES} distinct positive integer antes (each at most {MAX_ANTE:,}), e.g. [1, 2, 5]"
         )
     if len(set(choices)) != len(choices):
         raise ValueError("ante values must be distinct")
