@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
+from pokerzoo.agents.base import Agent, details
 from pokerzoo.agents.policy_file import (
     ACTIVATIONS,
     DOCUMENT_SUFFIX,
@@ -151,6 +151,7 @@ class PolicyAgent(Agent):
         self.env_name = env_name
         self._net: PolicyNet | None = None
         self._encoder: Game | None = None
+        self._last: tuple[np.ndarray, np.ndarray] | None = None  # (legal actions, their logits) of the latest act
         self._load()
 
     def _load(self) -> None:
@@ -193,6 +194,7 @@ class PolicyAgent(Agent):
         if legal.size == 0:
             raise ValueError("no legal action: the mask is all zeros")
         z = logits[legal]
+        self._last = (legal, z)
         if self.deterministic:
             return int(legal[int(np.argmax(z))])
         p = np.exp(z - z.max())
@@ -200,6 +202,15 @@ class PolicyAgent(Agent):
         return int(
             legal[min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)]
         )
+
+    def decision_details(self) -> dict | None:
+        """The policy's probabilities over the legal actions of the latest decision (softmax of their logits)."""
+        if self._last is None:
+            return None
+        legal, z = self._last
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return details("probabilities", legal.tolist(), p.tolist())
 
     def _encode(self, view: View, game: Game | None) -> np.ndarray:
         if game is None:
@@ -213,6 +224,7 @@ class PolicyAgent(Agent):
         state = dict(self.__dict__)
         state["_net"] = None
         state["_encoder"] = None
+        state["_last"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:

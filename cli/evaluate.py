@@ -49,6 +49,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
     parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDR",
+        help="play the deals as Ray tasks: on the cluster at ADDR (e.g. 10.0.0.5:6379, or auto), or without "
+        "ADDR on a private local Ray; same results as a local run (needs the 'ray' extra)",
+    )
+    parser.add_argument(
         "--no-duplicate",
         dest="duplicate",
         action="store_false",
@@ -128,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.progress else False,
             on_deal=write_histories if writer is not None else None,
             keep_histories=False,
+            ray=args.ray,
         )
     except BaseException:
         if writer is not None:

@@ -6,27 +6,30 @@ import argparse
 
 from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.registry import agent_names
-from pokerzoo.envs import ENV_NAMES, game_class
+from pokerzoo.envs import ENV_NAMES, GAMES, canonical, spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("games", nargs="*", help="games to describe (default: all)")
+    parser.add_argument("games", nargs="*", help="games to describe (default: all but the examples)")
 
 
 def describe(name: str) -> str:
-
-    cls = game_class(name)
-    lines = [f"{name}"]
-    for option, default, allowed, doc in cls.OPTIONS.describe():
+    entry = spec(name)
+    lines = [f"{entry.env_id}: {entry.title}" + (" (example game: docs/adding_a_game.md)" if entry.example else "")]
+    for option, default, allowed, doc in entry.game_class().OPTIONS.describe():
         lines.append(f"  {option:<28} default {default!r:<14} {allowed}: {doc}")
     lines.append(f"  agents: {', '.join(agent_names(name))}")
-    trained = shipped_policies(name)
-    if trained:
-        lines.append(f"  trained policies: {', '.join(trained)} (agents too: --agents {next(iter(trained))})")
+    shipped = shipped_policies(entry.env_id)
+    if shipped:
+        lines.append(f"  trained policies: {', '.join(shipped)} (agents too: --agents {next(iter(shipped))})")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
-    names = args.games or list(ENV_NAMES)
+    names = [canonical(g) for g in args.games] if args.games else list(ENV_NAMES)
     print("\n\n".join(describe(n) for n in names))
+    if not args.games:
+        examples = [g for g in GAMES if spec(g).example]
+        if examples:
+            print(f"\nexample games (pokerzoo list {' '.join(examples)}): {', '.join(examples)}")
     return 0

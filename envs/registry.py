@@ -75,6 +75,8 @@ GAMES: dict[str, GameSpec] = {
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
                  demo_options={"schedule": "single"}),
+        # the teaching example of docs/adding_a_game.md
+        GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True),
     )
 }  # fmt: skip
 

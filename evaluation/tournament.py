@@ -233,13 +233,15 @@ def play_game(
     labels: Sequence[str] | None = None,
     kinds: ActionKinds | None = None,
     names: list[str] | None = None,
+    details: list[dict | None] | None = None,
 ) -> dict[str, Any]:
     """Play ``game`` to the end with ``agents[seat]`` in each seat; returns the per-seat tallies.
 
     Tallies: ``decisions`` per seat [bidding-phase, other], ``betting`` per seat
     [fold legal, folded, raise legal, raised], ``steps``. An agent choosing an
     illegal action is an error naming the agent, the seed and the step.
-    ``names``, when given, receives each action's name as it is taken (for hand histories).
+    ``names``, when given, receives each action's name as it is taken (for hand histories);
+    ``details`` each decision's ``Agent.decision_details()`` (None where the agent says nothing).
     """
     n = game.num_players
     kinds = kinds or ActionKinds(game.num_actions)
@@ -277,6 +279,8 @@ def play_game(
                 tally[3] += 1
         if names is not None:
             names.append(game.action_name(action))
+        if details is not None:
+            details.append(agents[p].decision_details())
         game.apply(action)
         steps += 1
     return {"decisions": decisions, "betting": betting, "steps": steps}
@@ -347,8 +351,14 @@ class DealRunner:
             for i in sorted(set(lineup)):
                 self.agents[i].seed(seeds.agents[r][i])
             names: list[str] | None = [] if t.record else None
+            details: list[dict | None] | None = [] if t.record else None
             tally = play_game(
-                game, [self.agents[i] for i in lineup], [self.labels[i] for i in lineup], self.kinds, names
+                game,
+                [self.agents[i] for i in lineup],
+                [self.labels[i] for i in lineup],
+                self.kinds,
+                names,
+                details,
             )
             rewards = game.total_rewards
             hist = None
@@ -360,6 +370,7 @@ class DealRunner:
                     [t.agents[i] for i in lineup],
                     extra={"deal": deal, "seating": r},
                     action_names=names,
+                    decisions=details,
                 )
             records.append(
                 GameRecord(
@@ -417,10 +428,17 @@ def prepare(t: Tournament) -> tuple[int, list[tuple[int, ...]]]:
 
 
 def iter_deals(
-    t: Tournament, workers: int | None = None, start_method: str = "spawn"
+    t: Tournament, workers: int | None = None, start_method: str = "spawn", ray: str | None = None
 ) -> Iterator[list[GameRecord]]:
-    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores)."""
+    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores),
+    or as Ray tasks when ``ray`` is given (a cluster's address; "": a private local Ray)."""
     _, lineups = prepare(t)
+    if ray is not None:
+        # Deferred: the distributed module builds on this one (DealRunner), and Ray is optional.
+        from pokerzoo.evaluation.distributed import iter_ray_deals
+
+        yield from iter_ray_deals(t, lineups, ray or None)
+        return
     workers = resolve_workers(workers, t.deals)
     if workers == 1:
         runner = DealRunner(t, lineups)
@@ -449,10 +467,13 @@ def run_tournament(
     on_deal: Callable[[list[GameRecord]], None] | None = None,
     keep_histories: bool = True,
     start_method: str = "spawn",
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play the tournament and return every game's record, in deal order.
 
-    ``workers``: processes (None or 0: all cores; 1: play in this process). Workers
+    ``workers``: processes (None or 0: all cores; 1: play in this process); ``ray``: play
+    the deals as Ray tasks instead (a cluster's address, or "" for a private local Ray;
+    ``pokerzoo.evaluation.distributed``), with the same records. Workers
     are spawned, so a script that uses more than one must call this under
     ``if __name__ == "__main__":``.
     ``progress``: a tqdm bar on stderr (None: only when stderr is a terminal).
@@ -474,7 +495,7 @@ def run_tournament(
         leave=False,
     )
     try:
-        for deal_records in iter_deals(t, used, start_method):
+        for deal_records in iter_deals(t, used, start_method, ray):
             if on_deal is not None:
                 on_deal(deal_records)
             if not keep_histories:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.envs.caribbean_stud import encoding
+from pokerzoo.envs.caribbean_stud import encoding, scene
 from pokerzoo.envs.caribbean_stud.payouts import QUALIFY_KEY, RESULTS, SYSTEM, settle
 from pokerzoo.envs.engine.cards import format_cards
 from pokerzoo.envs.engine.events import UnitEnd
@@ -32,7 +32,8 @@ def _ante_choices(value) -> tuple[int, ...]:
         isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_ANTE for c in choices
     ):
         raise ValueError(
-            f"expected 1..{MAX_ANTE_CHOICES} distinct positive integer antes (each at most {MAX_ANTE:,}), e.g. [1, 2, 5]"
+            f"expected 1..{MAX_ANTE_CHOICES} distinct positive integer antes (each at most {MAX_ANTE:,}), "
+            "e.g. [1, 2, 5]"
         )
     if len(set(choices)) != len(choices):
         raise ValueError("ante values must be distinct")
@@ -262,3 +263,6 @@ class CaribbeanStudGame(Game):
                 + f"; net {o['net']:+d}"
             )
         return "\n".join(lines)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)
