@@ -61,13 +61,6 @@ def _check_config(config: dict) -> None:
             "4th street may not exceed the bet of 5th to 7th (fixed limit)"
         )
     stacks = config["stacks"]
-    behind = [s for s in (stacks if isinstance(stacks, tuple) else [stacks] * config["num_players"])
-              if s > config["ante"]]  # fmt: skip
-    if len(behind) < 2 and not (isinstance(stacks, tuple) and len(stacks) != config["num_players"]):
-        raise ConfigError(
-            f"option ante={config['ante']} leaves fewer than two seats with chips behind (stacks={stacks}): "
-            "every hand would be all in on the ante, with no decision to make"
-        )
     if isinstance(stacks, tuple) and len(stacks) != config["num_players"]:
         raise ConfigError(
             f"option stacks={list(stacks)} gives {len(stacks)} stacks for "
