@@ -39,20 +39,28 @@ FIRST_STREET, LAST_STREET = 3, 7
 UP_STREETS = (4, 5, 6)
 
 
+MAX_STACK = 1_000_000_000
+
+
 def _stacks(value) -> int | tuple[int, ...]:
     if isinstance(value, list | tuple):
         stacks = tuple(value)
-        if not stacks or any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in stacks):
+        if not stacks or any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= MAX_STACK for s in stacks):
             raise ValueError(
-                "expected a positive int (every seat) or one positive int per seat, e.g. [100, 20, 5]"
+                f"expected an int in 1..{MAX_STACK:,} (every seat) or one per seat, e.g. [100, 20, 5]"
             )
         return stacks
-    if value < 1:
-        raise ValueError("a stack must be at least 1 chip")
+    if not 1 <= value <= MAX_STACK:
+        raise ValueError(f"a stack is 1..{MAX_STACK:,} chips")
     return value
 
 
 def _check_config(config: dict) -> None:
+    if config["small_bet"] > config["big_bet"]:
+        raise ConfigError(
+            f"option small_bet={config['small_bet']} is above big_bet={config['big_bet']}: the bet of 3rd and "
+            "4th street may not exceed the bet of 5th to 7th (fixed limit)"
+        )
     stacks = config["stacks"]
     if isinstance(stacks, tuple) and len(stacks) != config["num_players"]:
         raise ConfigError(
