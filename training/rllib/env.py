@@ -202,11 +202,13 @@ class LeagueEnv(MultiAgentEnv):
         """The game is over: every RLModule seat that acted gets its last reward and its terminal observation."""
         game = self.aec.game
         none = np.zeros(game.num_actions, dtype=np.float32)
-        obs, rewards = {}, {}
+        obs, rewards, infos = {}, {}, {}
+        totals = game.total_rewards
         for s, role in enumerate(self.seat_roles):
             if isinstance(role, str) and self._acted[s]:
                 obs[role] = self._observation(s, none)
                 rewards[role] = self._hand_out(s)
+                infos[role] = {"seat": s, "game_total": float(totals[s])}  # what the tests check the returns against
         truncated = bool(game.is_truncated)
         done = dict.fromkeys(obs, True)
         return (
@@ -214,5 +216,5 @@ class LeagueEnv(MultiAgentEnv):
             rewards,
             {**({} if truncated else done), "__all__": not truncated},
             {**(done if truncated else {}), "__all__": truncated},
-            {},
+            infos,
         )

@@ -1,0 +1,244 @@
+"""The RLlib backend on a local Ray: the league env's rewards, one short run per game, a run killed and resumed.
+
+Needs the 'ray' extra (RLlib). One local Ray instance serves the whole module
+(module-scoped fixture); the configs are tiny (a few hundred learner steps):
+these tests check the machinery (the run folder, the policy file, the
+checkpoints, the reward attribution), not learning.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("ray.rllib", reason="the 'ray' extra is not installed")
+
+import ray  # after the skip: Ray is optional
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+
+from pokerzoo.agents.policy import PolicyAgent
+from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.cli.main import main
+from pokerzoo.envs import env_module
+from pokerzoo.evaluation.tournament import installed_games
+from pokerzoo.training.config import load_config
+from pokerzoo.training.rllib import settings
+from pokerzoo.training.rllib.env import LEARNER, LeagueEnv
+from pokerzoo.training.rllib.trainer import RllibTrainer, algorithm_config, find_intact
+
+GAMES = installed_games()
+OPTIONS = {"mexican_poker_v0": {"rounds": 2}, "raspisnoy_poker_v0": {"schedule": "single"}}
+LEAGUE_GAME = "perico_v0" if "perico_v0" in GAMES else GAMES[-1]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def tiny(game: str, **changes) -> dict:
+    cfg = {
+        "game": game,
+        "options": OPTIONS.get(game, {}),
+        "seed": 3,
+        "total_timesteps": 192,
+        "n_envs": 2,
+        "checkpoint_every": 96,
+        "keep_checkpoints": 10,
+        "ppo": {"n_steps": 48, "batch_size": 48, "n_epochs": 1, "net_arch": [8],
+                "learning_rate": {"start": 1e-3, "end": 1e-4}},
+        "opponents": {"scripted": {"random": 1.0}, "self_play": 1.0, "snapshot_every": 96, "max_snapshots": 2},
+        "eval": {"every": 0, "deals": 4, "baselines": ["random"], "final_deals": 4, "final_workers": 1,
+                 "composites": False},
+    }  # fmt: skip
+    for key, value in changes.items():
+        node = cfg
+        parts = key.split("__")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return load_config(cfg)
+
+
+def _rows(path: Path) -> list[dict]:
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield ray
+    ray.shutdown()
+
+
+# --------------------------------------------------------------------------- the env, without Ray
+@pytest.mark.parametrize("game", GAMES)
+def test_learner_rewards_sum_to_the_games_total_for_its_seat(game):
+    """Every RLModule seat's rewards over an episode are the scalar game's total for that seat (reward_scale off)."""
+    env = LeagueEnv({**settings.env_config(tiny(game)), "reward_scale": 2.0})
+    env.set_league([0, 1])  # snapshots in the league: several RLModule seats per game
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=11)
+    returns: dict[str, float] = {}
+    checked = 0
+    while checked < 12:
+        (agent, o), = obs.items()
+        legal = np.flatnonzero(o["action_mask"])
+        assert o["observations"].dtype == np.float32 and legal.size
+        obs, rewards, terminated, truncated, infos = env.step({agent: int(rng.choice(legal))})
+        for a, r in rewards.items():
+            returns[a] = returns.get(a, 0.0) + r / (2.0 if a == LEARNER else 1.0)
+        if terminated["__all__"] or truncated["__all__"]:
+            assert infos, "the RLModule seats that acted get their end of game"
+            for a, info in infos.items():
+                assert returns[a] == pytest.approx(info["game_total"], abs=1e-9), (game, a)
+            checked += 1
+            returns = {}
+            obs, _ = env.reset()
+
+
+def test_rllib_episode_returns_are_the_games_totals():
+    """Through RLlib's own env runner and episodes (its reward bookkeeping): returns equal the games' totals."""
+    cfg = tiny(LEAGUE_GAME)
+    runner = MultiAgentEnvRunner(config=algorithm_config(cfg, 0, "aec"))
+    runner.env.envs[0].unwrapped.set_league([0])
+    episodes = [e for e in runner.sample(num_episodes=6, random_actions=False) if e.is_done]
+    assert episodes
+    for episode in episodes:
+        for single in episode.agent_episodes.values():
+            if len(single) == 0:
+                continue
+            last = single.get_infos(-1)
+            assert single.get_return() == pytest.approx(last["game_total"], abs=1e-9)  # reward_scale 1
+    runner.stop()
+
+
+def test_the_league_draws_scripted_agents_and_snapshots_as_the_pool_does():
+    env = LeagueEnv(settings.env_config(tiny(LEAGUE_GAME, opponents__scripted={"random": 1.0, "heuristic": 1.0})))
+    assert env.probabilities() == pytest.approx({"random": 0.5, "heuristic": 0.5})
+    env.set_league([1, 0])
+    assert env.probabilities() == pytest.approx(
+        {"random": 1 / 3, "heuristic": 1 / 3, "snapshot1": 1 / 6, "snapshot0": 1 / 6}
+    )
+    seen = set()
+    for i in range(40):
+        env.reset(seed=i)
+        seen.update(r if isinstance(r, str) else r.name for r in env.seat_roles)
+    assert {"learner", "random", "heuristic"} <= seen
+    assert any(s.startswith("snapshot1@") for s in seen) and any(s.startswith("snapshot0@") for s in seen)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"ppo__target_kl": 0.02}, "ppo.target_kl"),
+        ({"ppo__normalize_advantage": False}, "normalize_advantage"),
+        ({"pretrain__teacher": "random"}, "pretrain"),
+        ({"workers": 2}, "--env-runners"),
+        ({"n_envs": 3}, "cannot be shared evenly by 2 env runners"),
+    ],
+)
+def test_keys_rllib_cannot_honour_are_refused_by_name(changes, message, tmp_path):
+    with pytest.raises(settings.RllibConfigError, match=message.replace(".", r"\.")):
+        RllibTrainer(tiny(LEAGUE_GAME, **changes), tmp_path, env_runners=2)
+    assert not any(tmp_path.iterdir()), "nothing is written before the config is accepted"
+
+
+def test_cli_flags_of_the_rllib_backend_are_checked(tmp_path, capsys):
+    config = REPO / "configs" / "high_card" / "ppo.yaml"
+    assert main(["train", str(config), "--env-runners", "2", "--out", str(tmp_path / "a")]) == 2
+    assert "--env-runners goes with --backend rllib" in capsys.readouterr().err
+    code = main(["train", str(config), "--backend", "rllib", "--set", "ppo.target_kl=0.01",
+                 "--out", str(tmp_path / "b")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "ppo.target_kl" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- runs on the local Ray
+@pytest.mark.parametrize("game", GAMES)
+def test_a_short_run_per_game_writes_the_run_folder(local_ray, tmp_path, game):
+    run = tmp_path / "run"
+    report = RllibTrainer(tiny(game), run, progress=False).train()
+    for name in ("config.yaml", "progress.csv", "rllib.json", "final/policy.json", "final/policy.safetensors",
+                 "final/report.md", "final/report.json", "final/learning_curve.png"):  # fmt: skip
+        assert (run / name).is_file(), name
+    assert any((run / "tb").iterdir())
+    rows = _rows(run / "progress.csv")
+    steps = [int(r["time/total_timesteps"]) for r in rows]
+    assert steps == sorted(steps) and steps[-1] >= 192
+    assert report["throughput"]["backend"] == "rllib" and report["final"][0]["baseline"] == "random"
+    assert "PPO on Ray RLlib" in (run / "final" / "report.md").read_text()
+    checkpoints = sorted(p.name for p in (run / "checkpoints").iterdir() if p.name.startswith("step_"))
+    assert len(checkpoints) >= 2 and find_intact(run)[0].step == steps[-1]
+    snapshots = sorted((run / "snapshots").glob("*.json"))
+    assert snapshots, "the league took snapshots of the learner"
+    policy = read_policy(run / "final" / "policy.json")
+    assert policy.document["provenance"]["backend"] == "rllib"
+    assert any(k.startswith("mlp_extractor.value_net") for k in policy.tensors), "the critic travels too"
+    # The policy file plays through the project's numpy agent, legally.
+    agent = PolicyAgent(str(run), env_name=game)
+    aec = env_module(game).raw_env(**OPTIONS.get(game, {}))
+    aec.reset(seed=1)
+    mask = aec.game.legal_mask()
+    assert mask[agent.act(aec.game.view(aec.game.current_player), mask, aec.game)]
+
+
+def test_policy_run_plays_in_evaluate(local_ray, tmp_path):
+    run = tmp_path / "run"
+    RllibTrainer(tiny(LEAGUE_GAME, opponents__self_play=0.0, checkpoint_every=0), run, progress=False).train()
+    out = tmp_path / "eval"
+    code = main(["evaluate", LEAGUE_GAME, "--agents", f"policy:{run}", "random", "--games", "4", "--no-progress",
+                 "--no-plot", "--workers", "1", "--out", str(out)])  # fmt: skip
+    assert code == 0 and "policy:" in (out / "summary.csv").read_text()
+
+
+def test_a_killed_run_resumes_from_its_checkpoint(local_ray, tmp_path):
+    """A run on the test's Ray cluster (--address) is SIGKILLed after a checkpoint, then resumed with --resume."""
+    run = tmp_path / "run"
+    config = tmp_path / "cfg.yaml"
+    cfg = tiny(LEAGUE_GAME, total_timesteps=100_000, checkpoint_every=96)
+    config.write_text(yaml.safe_dump({k: v for k, v in cfg.items() if k != "name"}, sort_keys=False))
+    address = ray.get_runtime_context().gcs_address
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokerzoo.cli.main", "train", str(config), "--backend", "rllib", "--address", address,
+         "--out", str(run), "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            found = [p for p in (run / "checkpoints").glob("step_*") if (p / "checkpoint.json").is_file()]
+            if len(found) >= 2:
+                break
+            time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        _, err = proc.communicate()
+    assert len(found) >= 2, f"no checkpoints before the deadline: {err.decode()[-2000:]}"
+    killed_at, _ = find_intact(run)
+    assert not (run / "final").exists()
+
+    trainer = RllibTrainer.resume(run, total_timesteps=killed_at.step + 96, progress=False)
+    assert trainer._checkpoint.step == killed_at.step
+    report = trainer.train()
+    assert report["throughput"]["resumes"] == 1
+    assert trainer.state["steps"] >= killed_at.step + 96
+    rows = _rows(run / "progress.csv")
+    steps = [int(r["time/total_timesteps"]) for r in rows]
+    assert steps == sorted(steps) and len(steps) == len(set(steps)), "rows after the checkpoint were dropped"
+    # The learner went on from the checkpoint's weights and Adam state, not from scratch.
+    saved = killed_at.state["algorithm"]["learner_group"]["learner"]
+    resumed = find_intact(run)[0].state["algorithm"]["learner_group"]["learner"]
+    step_of = lambda s: s["optimizer"]["learner_default_optimizer"]["state"]["state"][0]["step"]  # noqa: E731
+    assert float(step_of(resumed)) > float(step_of(saved)) > 0
+    assert json.loads((run / "rllib.json").read_text())["backend"] == "rllib"
+    assert len(trainer.state["snapshots"]) == 2, "the league came back with its snapshots"
