@@ -27,12 +27,14 @@ RLModule has to act is played out and discarded inside ``reset``/``step``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.registry import make_agent
@@ -41,6 +43,7 @@ from pokerzoo.training.opponents import league_table
 from pokerzoo.training.rllib.modules import MASK_KEY, OBS_KEY
 
 LEARNER = "learner"
+SAMPLE_SECONDS = "pokerzoo_sample_seconds"  # env-runner metric: seconds spent in sample() (summed)
 MAX_SKIPPED = 10_000  # games in a row without a decision for an RLModule: a broken game or seat setting
 
 
@@ -218,3 +221,17 @@ class LeagueEnv(MultiAgentEnv):
             {**(done if truncated else {}), "__all__": truncated},
             infos,
         )
+
+
+class TimedEnvRunner(MultiAgentEnvRunner):
+    """RLlib's multi-agent env runner, timing its own ``sample()`` calls exactly (``SAMPLE_SECONDS``).
+
+    RLlib's sampling timers are moving averages; the trainer's env-steps-per-second
+    figures need the seconds actually spent sampling in each iteration.
+    """
+
+    def sample(self, *args: Any, **kwargs: Any):
+        start = time.perf_counter()
+        out = super().sample(*args, **kwargs)
+        self.metrics.log_value(SAMPLE_SECONDS, time.perf_counter() - start, reduce="sum")
+        return out

@@ -63,7 +63,7 @@ from pokerzoo.training.final_report import evaluate_pair, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, mlp_architecture, policy_document
 from pokerzoo.training.resume import append_rows, make_logger, truncate_csv
 from pokerzoo.training.rllib import settings
-from pokerzoo.training.rllib.env import LEARNER, LeagueEnv, module_of, snapshot_module
+from pokerzoo.training.rllib.env import LEARNER, SAMPLE_SECONDS, LeagueEnv, TimedEnvRunner, module_of, snapshot_module
 from pokerzoo.training.rllib.modules import ActorCritic, MaskedMLPModule
 
 logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # its notes on the API stack are not the user's business
@@ -95,22 +95,21 @@ def algorithm_config(cfg: dict, env_runners: int, env_source: str) -> PPOConfig:
             modules[snapshot_module(k)] = RLModuleSpec(
                 module_class=MaskedMLPModule, model_config=settings.model_config(cfg, det)
             )
-    runner: dict[str, Any] = {}
-    env: Any = LeagueEnv
+    runner_cls: type = TimedEnvRunner
     if env_source == "batched":
         # Deferred: the batched source imports the batched engine (numba) only when asked for.
         from pokerzoo.training.rllib.batched import BatchedEnvRunner
 
-        runner["env_runner_cls"] = BatchedEnvRunner
+        runner_cls = BatchedEnvRunner
     config = (
         PPOConfig()
-        .environment(env=env, env_config=settings.env_config(cfg), disable_env_checking=True)
+        .environment(env=LeagueEnv, env_config=settings.env_config(cfg), disable_env_checking=True)
         .env_runners(
             num_env_runners=env_runners,
             num_envs_per_env_runner=settings.envs_per_runner(cfg, env_runners),
             rollout_fragment_length=p["n_steps"],
             episodes_to_numpy=False,
-            **runner,
+            env_runner_cls=runner_cls,
         )
         .training(
             train_batch_size_per_learner=p["n_steps"] * cfg["n_envs"],
@@ -301,7 +300,8 @@ class RllibTrainer:
         s, runners = self.state, result.get("env_runners", {})
         learned = int(runners.get("num_module_steps_sampled", {}).get(LEARNER, 0))
         env_steps = int(runners.get("num_env_steps_sampled", 0))
-        sampling = float(result.get("timers", {}).get("env_runner_sampling_timer", 0.0))
+        # Seconds in sample(), summed over the env runners, which sample side by side.
+        sampling = float(runners.get(SAMPLE_SECONDS, 0.0)) / max(self.env_runners, 1)
         s["steps"] += learned
         s["env_steps"] += env_steps
         s["iterations"] += 1
