@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.envs.engine.cards import DECKS, Chance
+from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.options import OptionSet
 
 
@@ -77,7 +78,7 @@ class Game(ABC):
     def _init(self, seed: int | None, chance: Chance | None) -> None:
         self.seed = seed
         self.chance = chance if chance is not None else Chance(np.random.default_rng(seed))
-        self.events: list[dict] = []
+        self.events: list[dict | Event] = []
         self.history: list[int] = []
         self.is_over = False
         self.is_truncated = False  # ended by a documented safety cap rather than by the rules
@@ -217,6 +218,10 @@ class Game(ABC):
     def log(self, kind: str, **data: Any) -> None:
         """Record an event; events are JSON-ready dicts for histories and rendering."""
         self.events.append({"type": kind, **data})
+
+    def log_event(self, event: Event) -> None:
+        """Record a typed event (``pokerzoo.envs.engine.events``): one that code outside the rules reads."""
+        self.events.append(event)
 
     def finish(self, truncated: bool = False) -> None:
         self.is_over = True

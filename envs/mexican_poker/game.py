@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, Chance, format_card
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.hands.exact import CATEGORIES, classify
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
@@ -273,7 +274,14 @@ class MexicanPokerGame(Game):
             "scores": list(self.scores),
         }
         self._info = None
-        self.log("score", **self.last_round)
+        self.log_event(
+            UnitEnd(
+                "score",
+                dict(self.last_round),
+                bids=tuple(self.last_round["predictions"]),
+                tricks=tuple(self.last_round["tricks"]),
+            )
+        )
         self.round_index += 1
         if self.round_index == self.rounds:
             self._end_game()

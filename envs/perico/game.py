@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerzoo.envs.engine.cards import format_card, format_cards, is_joker
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
@@ -278,7 +279,7 @@ class PericoGame(Game):
                 self.give(winner, 1.0)
         outcome["scores"] = list(self.scores)
         self.last_outcome = outcome
-        self.log("round_end", **outcome)
+        self.log_event(UnitEnd("round_end", dict(outcome)))
         if winner is not None and self.scores[winner] >= self.target:
             self._end_game([winner], truncated=False)
             return True

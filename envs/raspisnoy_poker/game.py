@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.envs.engine.cards import DECKS, Chance, format_card, format_cards
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
 from pokerzoo.envs.engine.tricks import (
@@ -363,7 +364,14 @@ class RaspisnoyPokerGame(Game):
             "points": list(points),
             "totals": list(self.scores),
         }
-        self.log("deal_scored", **self.last_deal)
+        self.log_event(
+            UnitEnd(
+                "deal_scored",
+                dict(self.last_deal),
+                bids=tuple(self.last_deal["bids"]),
+                tricks=tuple(self.last_deal["tricks"]),
+            )
+        )
         self.deal_index += 1
         if self.deal_index == len(self.schedule):
             self.finish()

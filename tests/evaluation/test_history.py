@@ -8,9 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from pokerzoo.training import history
-from pokerzoo.training.cli import main
-from pokerzoo.training.evaluate import Tournament, installed_games, run_tournament
+from pokerzoo.cli.main import main
+from pokerzoo.evaluation import history
+from pokerzoo.evaluation.tournament import Tournament, installed_games, run_tournament
 
 GAMES = installed_games()
 

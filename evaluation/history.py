@@ -30,6 +30,7 @@ from typing import IO, Any
 import numpy as np
 
 from pokerzoo.envs import game_class
+from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.game import Game, IllegalActionError
 
 FORMAT = "pokerzoo.history/1"
@@ -38,6 +39,8 @@ REQUIRED = ("game", "config", "seed", "actions", "events", "rewards")
 
 def to_jsonable(obj: Any) -> Any:
     """Events as plain JSON values: tuples become lists, numpy scalars Python numbers."""
+    if isinstance(obj, Event):
+        return to_jsonable(obj.to_json())
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):

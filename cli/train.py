@@ -21,6 +21,11 @@ import shlex
 import time
 from pathlib import Path
 
+from pokerzoo.evaluation.tournament import parse_config_pairs
+from pokerzoo.training.config import default_run_dir, load_config
+from pokerzoo.training.shipping import ship_policy
+from pokerzoo.training.train import Trainer
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", nargs="?", help="YAML training config (configs/<game>/*.yaml)")
@@ -39,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ship",
         metavar="RUN_DIR",
-        help="copy a finished run's policy into training/policies/<game>/ (as --name) and stop",
+        help="copy a finished run's policy into agents/policies/<game>/ (as --name) and stop",
     )
     parser.add_argument("--name", default="ppo", help="the shipped policy's agent name (default ppo)")
     parser.add_argument(
@@ -69,12 +74,8 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokerzoo.training.config import default_run_dir, load_config
-    from pokerzoo.training.evaluate import parse_config_pairs
-    from pokerzoo.training.train import Trainer
 
     if args.ship:
-        from pokerzoo.training.shipping import ship_policy
 
         path = ship_policy(args.ship, args.name, weights=args.weights)
         print(f"shipped {args.ship} as {path} (agent name {args.name!r}); see {path.parent / 'README.md'}")

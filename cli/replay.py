@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from pokerzoo.training import history
+from pokerzoo.evaluation import history
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

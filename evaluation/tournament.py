@@ -5,7 +5,7 @@ derived from the tournament seed and the deal's index; in duplicate mode
 (the default) the same seed is replayed once per *seating*, a seating being
 an assignment of the agents to the seats. So every agent meets the same
 cards from every seat, and the luck of the deal cancels out of the paired
-comparisons (``pokerzoo.training.report``). Without duplicate, every game of
+comparisons (``pokerzoo.evaluation.report``). Without duplicate, every game of
 a deal gets its own seed (seats still rotate).
 
 Seatings, with A agents and n seats (lineup r puts agent ``(r + s) % A`` in seat s):
@@ -29,19 +29,16 @@ worker processes (workers play whole deals; results are reassembled in deal
 order). Agents that keep other state from one game to the next would break
 this; the registry's agents do not.
 
-Per-game knowledge lives in one table, ``GAME_FACTS``: which event marks the
-end of a unit (hand, round, deal) for per-unit means, and how to read bids
-and tricks for bidding metrics. A game missing from the table is reported
-per game, and bids are found generically in any event carrying both
-``bids`` and ``tricks`` lists (one entry per seat, None for no bid).
+Per-unit means count the game's ``UnitEnd`` events (``pokerzoo.envs.engine.events``;
+the registry names the unit: hand, round, deal), and the bidding metrics read
+the bids and tricks those events carry. A game that logs no unit is reported per game.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 import itertools
 import math
+import multiprocessing as mp
 import os
 import sys
 import time
@@ -50,95 +47,38 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import yaml
+from tqdm import tqdm
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.registry import agent_names, make_agent
 from pokerzoo.envs import ENV_NAMES, game_class
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
+from pokerzoo.envs.registry import canonical, spec
+from pokerzoo.evaluation import history
 
 MAX_STEPS = 1_000_000  # a game that runs longer than this is a bug in the game or an agent
 
 
 # --------------------------------------------------------------------------- per-game knowledge
-def bids_from_events(
-    game: Game, bid_key: str = "bids", event_types: tuple[str, ...] | None = None
-) -> list[tuple[int, int, int]]:
-    """(seat, bid, tricks) from events carrying a ``bid_key`` list and a ``tricks`` list, one entry per seat.
-
-    A None bid (a deal played without bidding, e.g. Raspisnoy's gold and misère) is skipped.
-    """
-    out = []
-    n = game.num_players
-    for event in game.events:
-        if event_types is not None and event.get("type") not in event_types:
-            continue
-        bids, tricks = event.get(bid_key), event.get("tricks")
-        if not (isinstance(bids, list | tuple) and isinstance(tricks, list | tuple)):
-            continue
-        if len(bids) == len(tricks) == n:
-            for seat in range(n):
-                if bids[seat] is not None and tricks[seat] is not None:
-                    out.append((seat, int(bids[seat]), int(tricks[seat])))
-    return out
-
-
-@dataclass(frozen=True)
-class GameFacts:
-    """What the reports need to know about one game beyond the ``Game`` protocol."""
-
-    unit: str | None = None  # "hand", "round", "deal": the scored unit, for per-unit means
-    unit_events: tuple[str, ...] = ()  # event types of which each marks one finished unit
-    bids: Callable[[Game], list[tuple[int, int, int]]] | None = bids_from_events
-
-
-# Checked against each game's events by tests/training/test_evaluate.py.
-GAME_FACTS: dict[str, GameFacts] = {
-    # one "showdown" event per hand played
-    "caribbean_stud": GameFacts(unit="hand", unit_events=("showdown",), bids=None),
-    # one "score" event per round, with "predictions" and "tricks" per seat
-    "mexican_poker": GameFacts(
-        unit="round",
-        unit_events=("score",),
-        bids=functools.partial(bids_from_events, bid_key="predictions", event_types=("score",)),
-    ),
-    # one "round_end" per round (drawn rounds included); knocking is not a bid
-    "perico": GameFacts(unit="round", unit_events=("round_end",), bids=None),
-    # one "settle" per hand; betting metrics come from the action names
-    "breed_the_heifer": GameFacts(unit="hand", unit_events=("settle",), bids=None),
-    # one "deal_scored" per deal, with "bids" (None in gold / misère deals) and "tricks" per seat
-    "raspisnoy_poker": GameFacts(
-        unit="deal",
-        unit_events=("deal_scored",),
-        bids=functools.partial(bids_from_events, event_types=("deal_scored",)),
-    ),
-}
-
-
-def game_facts(name: str) -> GameFacts:
-    short = name[:-3] if name.endswith("_v0") else name
-    return GAME_FACTS.get(short, GameFacts())
-
-
-def count_units(game: Game, facts: GameFacts) -> int | None:
-    """How many units the finished game played, or None when the game marks none."""
-    if not facts.unit_events:
-        return None
-    n = sum(1 for e in game.events if e.get("type") in facts.unit_events)
+def count_units(game: Game) -> int | None:
+    """How many scored units (``UnitEnd`` events) the finished game played, or None when it marks none."""
+    n = sum(1 for e in game.events if isinstance(e, UnitEnd))
     return n or None
 
 
+def read_bids(game: Game) -> tuple[tuple[int, int, int], ...]:
+    """(seat, bid, tricks) of every bid in the game, read from its ``UnitEnd`` events; () without bids."""
+    return tuple(b for e in game.events if isinstance(e, UnitEnd) for b in e.bid_results())
+
+
 # --------------------------------------------------------------------------- options and seats
-def env_name(game: str) -> str:
-    if game in ENV_NAMES:
-        return game
-    if f"{game}_v0" in ENV_NAMES:
-        return f"{game}_v0"
-    raise ValueError(f"unknown game {game!r}; available: {', '.join(ENV_NAMES)}")
+env_name = canonical  # the env id of a game name, with or without _v0
 
 
 def installed_games() -> list[str]:
     """The registered games whose rules and agents modules are installed (others may be in the works)."""
-    from pokerzoo.agents.registry import agent_names
-
     out = []
     for name in ENV_NAMES:
         try:
@@ -152,8 +92,6 @@ def installed_games() -> list[str]:
 
 def parse_config_pairs(pairs: Sequence[str] | None) -> dict[str, Any]:
     """``["boxes=2", "ante_choices=[1, 2]"]`` -> ``{"boxes": 2, "ante_choices": [1, 2]}`` (YAML values)."""
-    import yaml
-
     config: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, text = pair.partition("=")
@@ -388,22 +326,15 @@ class TournamentResult:
 class DealRunner:
     """Plays whole deals; one lives in every worker process (and one in-process for a single worker)."""
 
-    def __init__(self, t: Tournament, lineups: list[tuple[int, ...]], loader_modules: Sequence[str] = ()):
-        from pokerzoo.agents.registry import make_agent
-
-        for module in loader_modules:  # the modules that register policy loaders (spawned workers start bare)
-            importlib.import_module(module)
+    def __init__(self, t: Tournament, lineups: list[tuple[int, ...]]):
         self.t = t
         self.lineups = lineups
         self.cls = game_class(t.game)
-        self.facts = game_facts(t.game)
         self.labels = unique_labels(list(t.agents))
         self.agents = [make_agent(t.game, spec) for spec in t.agents]
         self.kinds: ActionKinds | None = None
 
     def play_deal(self, deal: int) -> list[GameRecord]:
-        from pokerzoo.training import history
-
         t = self.t
         records = []
         seeds = DealSeeds.draw(t.seed, deal, len(self.lineups), len(self.agents), t.duplicate)
@@ -437,12 +368,12 @@ class DealRunner:
                     seats=lineup,
                     rewards=tuple(float(x) for x in rewards),
                     win_shares=win_shares(rewards),
-                    units=count_units(game, self.facts),
+                    units=count_units(game),
                     steps=tally["steps"],
                     truncated=bool(game.is_truncated),
                     decisions=tuple(tuple(row) for row in tally["decisions"]),
                     betting=tuple(tuple(row) for row in tally["betting"]),
-                    bids=tuple(self.facts.bids(game)) if self.facts.bids is not None else (),
+                    bids=read_bids(game),
                     history=hist,
                 )
             )
@@ -452,11 +383,11 @@ class DealRunner:
 _WORKER: DealRunner | None = None
 
 
-def _init_worker(t: Tournament, lineups: list[tuple[int, ...]], loader_modules: Sequence[str]) -> None:
+def _init_worker(t: Tournament, lineups: list[tuple[int, ...]]) -> None:
     global _WORKER
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
-    _WORKER = DealRunner(t, lineups, loader_modules)
+    _WORKER = DealRunner(t, lineups)
     torch = sys.modules.get("torch")  # loaded by a policy agent, or by the main module re-imported here
     if torch is not None:
         torch.set_num_threads(1)
@@ -476,34 +407,34 @@ def available_cores() -> int:
 
 def prepare(t: Tournament) -> tuple[int, list[tuple[int, ...]]]:
     """Validate everything in this process (options, agent specs) before any worker starts."""
-    from pokerzoo.agents.registry import make_agent
-
     cls = game_class(t.game)
     probe = cls(seed=0, **t.config)  # raises ConfigError naming a bad option
-    for spec in t.agents:
-        make_agent(t.game, spec)  # raises ValueError naming an unknown agent
+    for agent_spec in t.agents:
+        make_agent(t.game, agent_spec)  # raises ValueError naming an unknown agent
     return probe.num_players, seatings(len(t.agents), probe.num_players, t.seating)
 
 
 def iter_deals(
-    t: Tournament, workers: int | None = None, start_method: str = "spawn"
+    t: Tournament, workers: int | None = None, start_method: str = "spawn", ray: str | None = None
 ) -> Iterator[list[GameRecord]]:
-    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores)."""
-    from pokerzoo.agents.registry import POLICY_LOADERS
-
+    """Yield each deal's records in deal order, played by ``workers`` processes (None: all cores),
+    or as Ray tasks when ``ray`` is given (a cluster's address; "": a private local Ray)."""
     _, lineups = prepare(t)
+    if ray is not None:
+        # Deferred: the distributed module builds on this one (DealRunner), and Ray is optional.
+        from pokerzoo.evaluation.distributed import iter_ray_deals
+
+        yield from iter_ray_deals(t, lineups, ray or None)
+        return
     workers = resolve_workers(workers, t.deals)
-    loader_modules = tuple(dict.fromkeys(f.__module__ for f in POLICY_LOADERS))
     if workers == 1:
-        runner = DealRunner(t, lineups, ())
+        runner = DealRunner(t, lineups)
         for deal in range(t.deals):
             yield runner.play_deal(deal)
         return
-    import multiprocessing as mp
-
     ctx = mp.get_context(start_method)
     chunksize = max(1, min(64, t.deals // (workers * 8)))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups, loader_modules)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups)) as pool:
         yield from pool.imap(_work, range(t.deals), chunksize=chunksize)
 
 
@@ -521,10 +452,13 @@ def run_tournament(
     on_deal: Callable[[list[GameRecord]], None] | None = None,
     keep_histories: bool = True,
     start_method: str = "spawn",
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play the tournament and return every game's record, in deal order.
 
-    ``workers``: processes (None or 0: all cores; 1: play in this process). Workers
+    ``workers``: processes (None or 0: all cores; 1: play in this process); ``ray``: play
+    the deals as Ray tasks instead (a cluster's address, or "" for a private local Ray;
+    ``pokerzoo.evaluation.distributed``), with the same records. Workers
     are spawned, so a script that uses more than one must call this under
     ``if __name__ == "__main__":``.
     ``progress``: a tqdm bar on stderr (None: only when stderr is a terminal).
@@ -533,8 +467,6 @@ def run_tournament(
     ``keep_histories=False`` the histories are dropped after that call, so a
     long recorded run does not hold them all in memory.
     """
-    from tqdm import tqdm
-
     start = time.perf_counter()
     num_players, lineups = prepare(t)
     used = resolve_workers(workers, t.deals)
@@ -548,7 +480,7 @@ def run_tournament(
         leave=False,
     )
     try:
-        for deal_records in iter_deals(t, used, start_method):
+        for deal_records in iter_deals(t, used, start_method, ray):
             if on_deal is not None:
                 on_deal(deal_records)
             if not keep_histories:
@@ -568,7 +500,7 @@ def run_tournament(
         deals=t.deals,
         seed=t.seed,
         duplicate=t.duplicate,
-        unit=game_facts(t.game).unit,
+        unit=spec(t.game).unit,
         records=records,
         workers=used,
         seconds=time.perf_counter() - start,

@@ -2,7 +2,9 @@
 
 Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them up, so a command's module can
-be imported and tested on its own and the CLI stays cheap to start.
+be imported and tested on its own. Only the module of the command being run is
+imported (``pokerzoo list`` must not pay for torch, ~3 s, that ``train`` needs),
+so every command module imports what it uses at its top.
 """
 
 from __future__ import annotations
@@ -14,35 +16,42 @@ import sys
 
 # name -> (module, one-line help)
 COMMANDS = {
-    "list": ("pokerzoo.training.commands.list_games", "list the games, their options and agents"),
-    "bench": ("pokerzoo.training.commands.bench", "measure env agent-steps/s and hand evaluations/s"),
-    "evaluate": ("pokerzoo.training.commands.evaluate", "play a tournament between agents and report"),
-    "play": ("pokerzoo.training.commands.play", "play a game in the terminal against agents"),
-    "replay": ("pokerzoo.training.commands.replay", "replay a recorded hand history through the rules"),
-    "train": ("pokerzoo.training.commands.train", "train a MaskablePPO policy from a YAML config"),
-    "demo": ("pokerzoo.training.commands.demo", "the main demonstration (what `make demo` runs)"),
+    "list": ("pokerzoo.cli.list_games", "list the games, their options and agents"),
+    "bench": ("pokerzoo.cli.bench", "measure env agent-steps/s and hand evaluations/s"),
+    "evaluate": ("pokerzoo.cli.evaluate", "play a tournament between agents and report"),
+    "play": ("pokerzoo.cli.play", "play a game in the terminal against agents"),
+    "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
+    "train": ("pokerzoo.cli.train", "train a MaskablePPO policy from a YAML config"),
+    "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; the arguments of ``command`` only (None: of all of them)."""
     parser = argparse.ArgumentParser(prog="pokerzoo", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (module_name, help_text) in COMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # a command whose module is not installed in this build
+        if command is not None and name != command:
+            sub.add_parser(name, help=help_text)
+            continue
+        module = importlib.import_module(module_name)
         p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
 
 
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (its first word that is not an option), if it is one."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = _command_of(argv)
+    args = build_parser(command or "").parse_args(argv)
     try:
         return int(args._run(args) or 0)
     except (ValueError, FileNotFoundError) as exc:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from pokerzoo.training.evaluate import TournamentResult
+    from pokerzoo.evaluation.tournament import TournamentResult
 
 LEVEL = 0.95
 
@@ -520,6 +520,7 @@ def write_games_csv(result: TournamentResult, path: str | Path) -> None:
 
 def plot(summary: dict, path: str | Path) -> None:
     """Means with their intervals per agent: reward per game, and win rate beside it."""
+    # Deferred: matplotlib takes ~0.8 s to import; only writing the plot needs it.
     import matplotlib
 
     matplotlib.use("Agg")

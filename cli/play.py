@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from pokerzoo.training.evaluate import parse_config_pairs
-from pokerzoo.training.human import play_session
+from pokerzoo.cli.terminal_play import play_session
+from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

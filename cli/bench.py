@@ -12,7 +12,11 @@ import json
 import time
 from pathlib import Path
 
+from tqdm import tqdm
+
+from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
 from pokerzoo.envs import ENV_NAMES
+from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,10 +44,7 @@ def _write(out: Path, name: str, rows: list[dict], table: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
 
-    from pokerzoo.training.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
-    from pokerzoo.training.evaluate import parse_config_pairs
 
     out = args.out or Path("runs") / f"bench_{time.strftime('%Y%m%d_%H%M%S')}"
     out.mkdir(parents=True, exist_ok=True)

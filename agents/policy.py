@@ -1,4 +1,4 @@
-"""An ``Agent`` backed by a trained MaskablePPO checkpoint, and the registry hook that names them.
+"""An ``Agent`` backed by a trained MaskablePPO checkpoint, and where the shipped ones are found.
 
 A checkpoint is the ordinary sb3-contrib ``MaskablePPO`` zip (``MaskablePPO.load``
 reads it), with the pokerzoo facts it was trained on (game, options,
@@ -9,21 +9,16 @@ matrix product there: no torch call per move, which matters when snapshots
 play opponent seats thousands of times a second inside training envs, and
 the copy is checked against torch's own logits once at load time.
 
-Agent specs resolved here (``pokerzoo.agents.registry.make_agent``):
-
-* ``policy:PATH``: a checkpoint zip, or a folder holding ``policy.zip`` (a
-  training run folder works too: its ``final/policy.zip``, else its latest
-  checkpoint);
-* ``policy:PATH+player``: bid with the checkpoint and play like ``player``
-  (``player+policy:PATH`` is the registry's ordinary composite);
-* a shipped name, e.g. ``ppo``: ``training/policies/<game>/<name>.zip``.
-
-Add ``@sample`` to any of them (``ppo@sample``) to sample from the policy's
-distribution instead of taking its most likely legal action.
+Where a policy comes from (the specs are parsed by ``pokerzoo.agents.registry``):
+``policy:PATH`` is a checkpoint zip, or a folder holding ``policy.zip`` (a
+training run folder works too: its ``final/policy.zip``, else its latest
+checkpoint); a shipped name, e.g. ``ppo``, is ``agents/policies/<game>/<name>.zip``
+(``<game>`` the registry's short name, ``GameSpec.name``).
 """
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.game import Game, View
+from pokerzoo.envs.registry import canonical, spec
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
 SAMPLE_SUFFIX = "@sample"
@@ -63,6 +60,7 @@ class PolicyNet:
 
 def _actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """Copy the actor's Linear layers and activations out of an SB3 actor-critic policy."""
+    # Deferred: torch and SB3 take ~3 s to import; only reading an SB3 zip needs them, not playing.
     import torch.nn as nn
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
@@ -88,6 +86,7 @@ def _actor_layers(policy) -> list[tuple[np.ndarray, np.ndarray, str]]:
 
 def load_model(path: str | Path, env=None):
     """``MaskablePPO.load`` on the CPU, without unpickling the training schedules (not needed to play)."""
+    # Deferred: torch and SB3 take ~3 s to import; only reading an SB3 zip needs them, not playing.
     from sb3_contrib import MaskablePPO
 
     custom = {"learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": lambda _: 0.0}
@@ -108,8 +107,7 @@ def load_policy_net(path: str | Path) -> PolicyNet:
         net = _CACHE.get(key)
     if net is not None:
         return net
-    import random
-
+    # Deferred: torch and SB3 take ~3 s to import; only reading an SB3 zip needs them, not playing.
     import torch
 
     # Building a model draws from the global generators (weight initialisation, seeding);
@@ -162,9 +160,8 @@ def resolve_policy_path(path: str | Path) -> Path:
 
 
 def shipped_policies(env_name: str) -> dict[str, Path]:
-    """The trained policies shipped for a game: name -> checkpoint path."""
-    short = env_name[:-3] if env_name.endswith("_v0") else env_name
-    folder = POLICY_DIR / short
+    """The trained policies shipped for a game (``agents/policies/<name>/``): name -> file."""
+    folder = POLICY_DIR / spec(env_name).name
     if not folder.is_dir():
         return {}
     return {p.stem: p for p in sorted(folder.glob("*.zip"))}
@@ -201,7 +198,7 @@ class PolicyAgent(Agent):
         net = load_policy_net(self.path)
         trained_on = net.meta.get("game")
         if self.env_name is not None and trained_on is not None:
-            want = self.env_name if self.env_name.endswith("_v0") else f"{self.env_name}_v0"
+            want = canonical(self.env_name)
             if trained_on != want:
                 raise ValueError(f"policy {self.path} was trained on {trained_on}, not {want}")
         self._net = net
@@ -256,55 +253,7 @@ class PolicyAgent(Agent):
 
 
 def _probe_game(meta: Mapping[str, Any], env_name: str | None) -> Game:
-    from pokerzoo.envs import game_class
-
     name = meta.get("game") or env_name
     if name is None:
         raise ValueError("cannot encode a view without the game: pass game= to act()")
     return game_class(name)(seed=0, **dict(meta.get("config") or {}))
-
-
-def load_agent(env_name: str, spec: str, seed: int | None) -> Agent | None:
-    """The registry hook (``POLICY_LOADERS``): build the agent for ``spec`` or return None if not ours."""
-    deterministic = True
-    if spec.endswith(SAMPLE_SUFFIX):
-        spec, deterministic = spec[: -len(SAMPLE_SUFFIX)], False
-    if spec.startswith("policy:"):
-        rest = spec[len("policy:") :]
-        if not rest:
-            raise ValueError("policy: needs a path, e.g. policy:runs/caribbean/final/policy.zip")
-        if not Path(rest).expanduser().exists() and "+" in rest:
-            head, player = rest.rsplit("+", 1)
-            if Path(head).expanduser().exists():
-                return _composite(env_name, f"policy:{head}", player, seed, deterministic)
-        return PolicyAgent(rest, env_name=env_name, seed=seed, deterministic=deterministic, name=spec)
-    shipped = shipped_policies(env_name)
-    if spec in shipped:
-        name = spec if deterministic else spec + SAMPLE_SUFFIX
-        return PolicyAgent(
-            shipped[spec], env_name=env_name, seed=seed, deterministic=deterministic, name=name
-        )
-    return None
-
-
-def _composite(env_name: str, bid_spec: str, play_spec: str, seed: int | None, deterministic: bool) -> Agent:
-    from pokerzoo.agents.base import CompositeAgent
-    from pokerzoo.agents.registry import make_agent
-    from pokerzoo.envs import game_class
-
-    bidder = PolicyAgent(
-        bid_spec[len("policy:") :], env_name=env_name, seed=seed, deterministic=deterministic
-    )
-    player = make_agent(env_name, play_spec, None if seed is None else seed + 1)
-    return CompositeAgent(bidder, player, game_class(env_name).BIDDING_PHASES)
-
-
-def register() -> None:
-    """Add ``load_agent`` to the registry's loaders (once)."""
-    from pokerzoo.agents.registry import POLICY_LOADERS
-
-    if load_agent not in POLICY_LOADERS:
-        POLICY_LOADERS.append(load_agent)
-
-
-register()

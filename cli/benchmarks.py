@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from pokerzoo.envs import env_module
 from pokerzoo.envs.engine.cards import format_card
+from pokerzoo.envs.engine.hands import evaluate, evaluate_batch, get_system, standard
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
@@ -74,6 +76,7 @@ def game_steps_per_second(
 
 
 def rlcard_steps_per_second(name: str = "uno", seconds: float = 2.0, seed: int = 0, clock: str = "wall") -> float:
+    # Deferred: a reference library of the comparison (dev extra), measured only when installed.
     import rlcard
 
     env = rlcard.make(name, config={"seed": seed})
@@ -95,6 +98,7 @@ def openspiel_steps_per_second(
     name: str = "oh_hell", seconds: float = 2.0, seed: int = 0, clock: str = "wall"
 ) -> float:
     """OpenSpiel (C++) random play, building the acting player's observation (or info-state) tensor per step."""
+    # Deferred: a reference library of the comparison (dev extra), measured only when installed.
     import pyspiel
 
     game = pyspiel.load_game(name)
@@ -137,11 +141,11 @@ def env_speed_rows(
     ``{"num_players": 4}``); each env runs one short warm-up first so lazily
     built tables are not timed.
     """
-    from pokerzoo.envs import env_module
 
     config = config or {}
     rows = []
     if references:
+        # Deferred: a reference library of the comparison (dev extra), measured only when installed.
         from pettingzoo.classic import texas_holdem_v4
 
         rows.append(
@@ -189,6 +193,7 @@ def _reference_evaluators(hands: np.ndarray) -> dict[str, Callable[[], int]]:
     k = hands.shape[1]
     loops: dict[str, Callable[[], int]] = {}
     try:
+        # Deferred: optional reference library (dev extra)
         from treys import Card as TCard
         from treys import Evaluator
 
@@ -204,6 +209,7 @@ def _reference_evaluators(hands: np.ndarray) -> dict[str, Callable[[], int]]:
     except ImportError:
         pass
     try:
+        # Deferred: optional reference library (dev extra)
         import eval7
 
         e7 = [[eval7.Card(c) for c in row] for row in texts]
@@ -218,6 +224,7 @@ def _reference_evaluators(hands: np.ndarray) -> dict[str, Callable[[], int]]:
     except ImportError:
         pass
     try:
+        # Deferred: optional reference library (dev extra)
         from phevaluator import evaluate_cards
 
         ph = [[_phevaluator_id(c) for c in row] for row in texts]
@@ -231,6 +238,7 @@ def _reference_evaluators(hands: np.ndarray) -> dict[str, Callable[[], int]]:
     except ImportError:
         pass
     try:
+        # Deferred: optional reference library (dev extra)
         import pokerkit
 
         if k == 5:
@@ -286,7 +294,6 @@ def hand_eval_rows(n_hands: int = 100_000, seconds: float = 1.5, seed: int = 0, 
     is one ``evaluate_batch`` call over all hands; ``heifer wild`` evaluates the same
     hands with fives wild (about one hand in three holds a wild card).
     """
-    from pokerzoo.envs.engine.hands import evaluate, evaluate_batch, get_system, standard
 
     rows = []
     for k in (5, 7):

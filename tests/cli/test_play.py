@@ -12,9 +12,10 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from pokerzoo.training import history
-from pokerzoo.training.evaluate import installed_games
-from pokerzoo.training.human import HumanAgent, HumanQuit, format_moves, parse_move, play_session
+from pokerzoo.agents.human import HumanAgent, HumanQuit, format_moves, parse_move
+from pokerzoo.cli.terminal_play import play_session
+from pokerzoo.evaluation import history
+from pokerzoo.evaluation.tournament import installed_games
 
 GAMES = installed_games()
 MOVE = re.compile(r"\[(\d+)\] (.+?)(?=\s{2,}\[|$)")
@@ -165,7 +166,7 @@ def test_session_with_several_games_keeps_a_running_total():
 
 def _cli(args: list[str], stdin: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "pokerzoo.training.cli", *args],
+        [sys.executable, "-m", "pokerzoo.cli.main", *args],
         input=stdin, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
@@ -206,7 +207,7 @@ def test_pokerzoo_play_with_input_piped_in_for_every_game(game):
     import select
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pokerzoo.training.cli", "play", game, "--seed", "3"],
+        [sys.executable, "-m", "pokerzoo.cli.main", "play", game, "--seed", "3"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=False,
     )  # fmt: skip
     rng = np.random.default_rng(0)

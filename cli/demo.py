@@ -7,7 +7,7 @@
    the run writes its logs, checkpoints, learning curve and report there like
    any ``pokerzoo train`` run;
 2. plays one duplicate-deal tournament through the evaluation harness: the
-   policy shipped in ``training/policies/<game>/`` (``ppo``), the fresh one
+   policy shipped in ``agents/policies/<game>/`` (``ppo``), the fresh one
    (``policy:RUN``) and the game's scripted baselines on the same deals, and
    prints the table with the paired differences and their 95% intervals.
    ``--games N`` sets the deals (default 20,000 for one-seat games, 100 otherwise).
@@ -23,22 +23,25 @@ games. Reports are written to ``--out/<game>/``.
 The pilot runs against a deadline (a third of the budget): when not even
 its first deal finishes, the agent that spent the most time per decision is left out
 of this game's demo (the demo says so and how to evaluate it separately) and
-the pilot is tried again. ``DEMO_OPTIONS`` gives a game the options the demo
-plays it with where the default game is too long for a search agent.
+the pilot is tried again. A game's registry entry (``demo_options``) gives the
+options the demo plays it with where the default game is too long for a search agent.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from pokerzoo.agents.base import Agent
-from pokerzoo.envs import ENV_NAMES
-from pokerzoo.training import report
-from pokerzoo.training.evaluate import (
+from pokerzoo.agents.policy import shipped_policies
+from pokerzoo.agents.registry import agent_names
+from pokerzoo.envs import ENV_NAMES, canonical, game_class, spec
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.tournament import (
     DealRunner,
     Tournament,
     installed_games,
@@ -46,19 +49,14 @@ from pokerzoo.training.evaluate import (
     resolve_workers,
     run_tournament,
 )
+from pokerzoo.training.config import load_config
+from pokerzoo.training.train import Trainer
 
 DEFAULT_GAME = "caribbean_stud"
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+CONFIG_DIR = Path(str(resources.files("pokerzoo.configs")))  # configs/ in a checkout, package data when installed
 MIN_DEALS, MAX_DEALS = 4, 20_000
 PILOT_SHARE = 1 / 3  # of the budget, at most, for the pilot deals
 PILOT_DEALS, PILOT_STEADY_SECONDS = 6, 1.0  # pilot: up to 6 deals, or 1 s of steady play after the first
-
-# Raspisnoy's classic schedule is ~2,500 decisions per game, minutes for the PIMC agent: the demo
-# evaluates single deals (an entry of the classic schedule drawn per game) so that PIMC takes part.
-DEMO_OPTIONS: dict[str, dict] = {
-    "raspisnoy_poker_v0": {"schedule": "single"},
-}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -95,9 +93,6 @@ def demo_agents(game: str) -> list[str] | None:
 
     Every scripted agent, ``random``, and the policies shipped for the game.
     """
-    from pokerzoo.agents.registry import agent_names
-    from pokerzoo.training.policy_agent import shipped_policies
-
     if game not in installed_games():
         return None
     return [*shipped_policies(game), *agent_names(game)]
@@ -175,9 +170,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_scripted(args: argparse.Namespace) -> int:
     """The evaluation of every installed game's agents (``--scripted``)."""
-    from pokerzoo.training.evaluate import env_name
-
-    names = [env_name(g) for g in args.only] if args.only else list(ENV_NAMES)
+    names = [canonical(g) for g in args.only] if args.only else list(ENV_NAMES)
     start = time.perf_counter()
     done, skipped = [], []
     workers = resolve_workers(args.workers, 10**9)
@@ -186,7 +179,7 @@ def run_scripted(args: argparse.Namespace) -> int:
         if agents is None:
             skipped.append(name)
             continue
-        config = DEMO_OPTIONS.get(name, {})
+        config = dict(spec(name).demo_options)
         note = ""
         if args.games:
             deals = args.games
@@ -223,22 +216,14 @@ def run_scripted(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- the training demo
 def training_baselines(env_name: str) -> list[str]:
     """The scripted agents the training demo compares with: all the game's, but the slow searchers."""
-    from pokerzoo.agents.registry import agent_names
-
     slow = {"exact_ev", "pimc"}  # per-decision enumeration or search: minutes per thousand deals
     return [a for a in agent_names(env_name) if a not in slow]
 
 
 def run_training(args: argparse.Namespace) -> int:
     """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
-    from pokerzoo.envs import game_class
-    from pokerzoo.training.config import load_config
-    from pokerzoo.training.evaluate import env_name
-    from pokerzoo.training.policy_agent import shipped_policies
-    from pokerzoo.training.train import Trainer
-
-    name = env_name(args.game)
-    short = name.removesuffix("_v0")
+    name = canonical(args.game)
+    short = spec(name).name
     config = Path(args.config) if args.config else CONFIG_DIR / short / "demo.yaml"
     if not config.is_file():
         raise FileNotFoundError(f"no demo config {config}; give one with --config")
@@ -259,7 +244,7 @@ def run_training(args: argparse.Namespace) -> int:
 
     agents = list(shipped_policies(name))
     if not agents:
-        print(f"(no policy shipped for {name} in training/policies/{short}/)")
+        print(f"(no policy shipped for {name} in agents/policies/{short}/)")
     agents.append(f"policy:{out}")
     agents += training_baselines(name)
     one_seat = game_class(name)(seed=0).num_players == 1

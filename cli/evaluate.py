@@ -14,8 +14,8 @@ import argparse
 import time
 from pathlib import Path
 
-from pokerzoo.training import history, report
-from pokerzoo.training.evaluate import Tournament, parse_config_pairs, run_tournament
+from pokerzoo.evaluation import history, report
+from pokerzoo.evaluation.tournament import Tournament, parse_config_pairs, run_tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="game options, values read as YAML (e.g. boxes=2 'ante_choices=[1,2]')",
     )
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDR",
+        help="play the deals as Ray tasks: on the cluster at ADDR (e.g. 10.0.0.5:6379, or auto), or without "
+        "ADDR on a private local Ray; same results as a local run (needs the 'ray' extra)",
+    )
     parser.add_argument(
         "--no-duplicate",
         dest="duplicate",
@@ -97,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.progress else False,
             on_deal=write_histories if writer is not None else None,
             keep_histories=False,
+            ray=args.ray,
         )
     finally:
         if writer is not None:

@@ -17,22 +17,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerzoo.envs import game_class
+from pokerzoo.cli.main import main
+from pokerzoo.envs import game_class, spec
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.options import ConfigError
-from pokerzoo.training import report
-from pokerzoo.training.cli import main
-from pokerzoo.training.evaluate import (
-    GAME_FACTS,
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.tournament import (
     DealSeeds,
     GameRecord,
     Tournament,
     TournamentResult,
-    bids_from_events,
     count_units,
-    game_facts,
     installed_games,
     parse_config_pairs,
     play_game,
+    read_bids,
     run_tournament,
     seatings,
     unique_labels,
@@ -262,20 +261,24 @@ def test_betting_metrics_from_action_names():
 
 class _FakeGame:
     num_players = 3
-    events: ClassVar[list[dict]] = [
+    events: ClassVar[list] = [
         {"type": "bid", "player": 0, "bid": 1},
-        {"type": "deal_scored", "bids": [1, 0, 2], "tricks": [1, 1, 1], "points": [10, -1, -10]},
-        {"type": "deal_scored", "bids": [None, None, None], "tricks": [2, 0, 1]},  # a deal without bids
-        {"type": "deal_scored", "bids": (0, 3, 1), "tricks": (0, 3, 0)},
+        UnitEnd("deal_scored", {"points": [10, -1, -10]}, bids=(1, 0, 2), tricks=(1, 1, 1)),
+        UnitEnd("deal_scored", {}, bids=(None, None, None), tricks=(2, 0, 1)),  # a deal without bids
+        UnitEnd("deal_scored", {}, bids=(0, 3, 1), tricks=(0, 3, 0)),
     ]
 
 
+class _FakeGameWithoutUnits:
+    num_players = 2
+    events: ClassVar[list] = [{"type": "deal", "cards": []}]
+
+
 def test_bids_read_from_events_and_summarized():
-    bids = bids_from_events(_FakeGame())
-    assert bids == [(0, 1, 1), (1, 0, 1), (2, 2, 1), (0, 0, 0), (1, 3, 3), (2, 1, 0)]
-    assert count_units(_FakeGame(), GAME_FACTS["raspisnoy_poker"]) == 3
-    assert GAME_FACTS["raspisnoy_poker"].bids(_FakeGame()) == bids
-    assert count_units(_FakeGame(), game_facts("no_such_game")) is None
+    bids = read_bids(_FakeGame())
+    assert bids == ((0, 1, 1), (1, 0, 1), (2, 2, 1), (0, 0, 0), (1, 3, 3), (2, 1, 0))
+    assert count_units(_FakeGame()) == 3
+    assert count_units(_FakeGameWithoutUnits()) is None and read_bids(_FakeGameWithoutUnits()) == ()
     # a hand-made result: agent 0 always in seat 0, agent 1 in seats 1 and 2
     rec = GameRecord(
         deal=0, lineup=0, seed=1, seats=(0, 1, 1), rewards=(10.0, -1.0, -10.0), win_shares=(1.0, 0.0, 0.0),
@@ -300,20 +303,18 @@ def test_bids_read_from_events_and_summarized():
     assert "### Bidding" in text and "reward/deal" in text
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if game_facts(g).unit_events])
-def test_game_facts_match_the_game_events(game):
-    """The per-game table names events the game really logs (fails when a game renames them)."""
-    facts = game_facts(game)
+@pytest.mark.parametrize("game", [g for g in GAMES if spec(g).unit])
+def test_games_with_a_unit_log_their_unit_ends(game):
+    """A game whose registry entry names a unit logs UnitEnd events, and histories keep them as JSON."""
     t = small_tournament(game, deals=2, record=True)
     result = run_tournament(t, workers=1, progress=False)
-    types = {e["type"] for rec in result.records for e in rec.history["events"]}
-    assert all(rec.units for rec in result.records), (
-        f"GAME_FACTS for {game} expects unit events {facts.unit_events}; the game logs {sorted(types)}"
-    )
+    assert all(rec.units for rec in result.records), f"{game} names the unit {spec(game).unit} but logs no UnitEnd"
+    kinds = {e["type"] for rec in result.records for e in rec.history["events"]}
+    assert all(isinstance(e, dict) for rec in result.records for e in rec.history["events"]), kinds
 
 
 def test_win_shares_split_ties():
-    from pokerzoo.training.evaluate import win_shares
+    from pokerzoo.evaluation.tournament import win_shares
 
     assert win_shares(np.array([3.0, 3.0, -6.0])) == (0.5, 0.5, 0.0)
     assert win_shares(np.array([1.0])) == (1.0,) and win_shares(np.array([0.0])) == (0.0,)
