@@ -36,6 +36,7 @@ __all__ = ["BATCHED_GAMES", "BatchedEnv", "GameKernel", "kernel_class", "make"]
 # env name -> module holding the game's ``Kernel`` class
 BATCHED_GAMES = {
     "caribbean_stud_v0": "pokerzoo.envs.caribbean_stud.kernel",
+    "raspisnoy_poker_v0": "pokerzoo.envs.raspisnoy_poker.kernel",
 }
 
 

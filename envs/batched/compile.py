@@ -7,8 +7,9 @@ numba's own cache has two traps this module closes:
   issue #6845): edit ``rng.py`` and every game kernel compiled against the old
   generator would keep loading from the cache. Here every kernel is cached in a
   folder named after a hash of all the engine's kernel sources (this package's
-  modules and every ``envs/<game>/kernel*.py``), so editing any of them starts
-  a fresh cache and nothing stale is ever loaded.
+  modules, every ``envs/<game>/kernel*.py`` and the batched opponents of
+  ``agents/batched/``, whose decision rules call the game kernels), so editing
+  any of them starts a fresh cache and nothing stale is ever loaded.
 * **Read-only installs.** numba caches beside the source (``__pycache__``) and
   falls back to the user's cache folder; in a regular install on a read-only
   site-packages with no writable home it would fail when the kernels are
@@ -36,11 +37,12 @@ import numba
 
 ENGINE_DIR = Path(__file__).resolve().parent
 ENVS_DIR = ENGINE_DIR.parent
+BATCHED_AGENTS_DIR = ENVS_DIR.parent / "agents" / "batched"  # a path, not an import: envs do not import agents
 
 
 def kernel_sources() -> list[Path]:
     """The files whose change invalidates every cached kernel."""
-    return sorted([*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/kernel*.py")])
+    return sorted([*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/kernel*.py"), *BATCHED_AGENTS_DIR.glob("*.py")])
 
 
 def sources_stamp() -> str:
