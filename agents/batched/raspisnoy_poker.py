@@ -14,7 +14,10 @@ rounding. The heuristic draws no random numbers, so ``seed`` changes nothing.
 It reads only what the acting seat may know: its own hand when not hidden,
 the finished and current tricks, the bids and tricks taken, the card that
 fixed the trump (when it did not go back into the deck) and, in forehead
-deals, the others' cards, plus the legal mask the env computed.
+deals, the others' cards. Its legal actions come from the state through the
+kernel's own legality functions (``playable``, ``forbidden_bid``: the env's
+mask is written by the same ones), which is much cheaper than scanning the
+87 entries of the mask.
 """
 
 from __future__ import annotations
@@ -31,19 +34,28 @@ from pokerzoo.envs.raspisnoy_poker.kernel import (
     BID,
     BID_BASE,
     BLACK_SLOT,
+    DECLS,
     FOREHEAD,
+    FOREHEAD_ACTION,
     GOLD,
     JOKER_BASE,
     MISERE,
+    NATURAL_BITS,
+    PLAY,
     RED_SLOT,
     SUIT_BITS,
     RaspisnoyKernel,
     decode_joker,
+    forbidden_bid,
+    joker_declares,
     own_hand_hidden,
     play_suit,
+    playable,
     strength,
     trick_best,
 )
+
+MAX_PLAYS = 52 + 2 * DECLS  # room for any set of legal card and joker actions
 
 
 # ---------------------------------------------------------------- what the seat knows
@@ -53,13 +65,13 @@ def _ranks(cards, suit):
     return (cards >> (13 * suit)) & SUIT_BITS
 
 
-@kernel
+@kernel(inline=True)
 def _own_hand(state, i, seat):
     """The seat's hand as its view shows it (nothing while hidden)."""
     return 0 if own_hand_hidden(state, i) else state.hands[i, seat]
 
 
-@kernel
+@kernel(inline=True)
 def _cards_out(state, params, i, hand):
     """``_Seen.out``: the deck's natural slots not in ``hand``, the tricks, or the trump card left out of the deal."""
     gone = hand | state.played[i]
@@ -130,7 +142,7 @@ def _forehead_play(seat, me, slot, bids, first_suit, trump):
     return 0, slot // 13
 
 
-@kernel
+@kernel(inline=True)
 def forehead_win_probability(state, params, i):
     """``forehead_win_probability``: over the cards the seat cannot see, the share with which it takes the trick."""
     n, me = params.n, state.to_act[i]
@@ -187,23 +199,22 @@ def _py_round(x):
 
 
 @kernel
-def nearest_bid(estimate, mask):
-    """``nearest_bid``: the legal bid minimising (|b - round(estimate)|, |b - estimate|, b)."""
+def nearest_bid(estimate, cards, forbidden):
+    """``nearest_bid``: the legal bid (0..cards but ``forbidden``) minimising (|b - round(e)|, |b - e|, b)."""
     target = _py_round(estimate)
-    best_a, best_k1, best_k2 = -1, 0, 0.0
-    for a in range(BID_BASE, mask.shape[0]):
-        if not mask[a]:
+    best, best_k1, best_k2 = -1, 0, 0.0
+    for b in range(cards + 1):
+        if b == forbidden:
             continue
-        b = a - BID_BASE
         k1 = abs(b - target)
         k2 = abs(b - estimate)
-        if best_a < 0 or k1 < best_k1 or (k1 == best_k1 and k2 < best_k2):
-            best_a, best_k1, best_k2 = a, k1, k2
-    return best_a
+        if best < 0 or k1 < best_k1 or (k1 == best_k1 and k2 < best_k2):
+            best, best_k1, best_k2 = b, k1, k2
+    return BID_BASE + best
 
 
-@kernel
-def heuristic_bid(state, params, i, mask, low_card_share):
+@kernel(inline=True)
+def heuristic_bid(state, params, i, low_card_share):
     kind = state.kind[i]
     cards = state.cards[i]
     if kind == FOREHEAD:
@@ -213,7 +224,7 @@ def heuristic_bid(state, params, i, mask, low_card_share):
     else:
         x = count_winners(state.hands[i, state.to_act[i]], state.trump[i]) + low_card_share * cards / params.n
         estimate = float(cards) if cards < x else x
-    return nearest_bid(estimate, mask)
+    return nearest_bid(estimate, cards, forbidden_bid(state, params, i))
 
 
 # ---------------------------------------------------------------- play
@@ -226,7 +237,33 @@ def _decode(action, trick_len, led, trump):
     return slot, decl, play_suit(slot, decl, declared, trick_len, led, trump)
 
 
-@kernel
+@kernel(inline=True)
+def legal_plays(state, params, i, plays):
+    """The legal card and joker actions of the player to act, ascending, into ``plays``; their count.
+
+    The order of the legal list the scalar heuristic walks (its ties go to the
+    first); the same legality as the env's mask (``kernel.playable``, ``kernel.joker_declares``).
+    """
+    bits = playable(state, params, i)
+    count = 0
+    naturals = bits & NATURAL_BITS
+    while naturals:
+        plays[count] = lowest_bit(naturals)
+        count += 1
+        naturals &= naturals - 1
+    leading = state.trick_len[i] == 0
+    trump = state.trump[i]
+    for slot in range(RED_SLOT, BLACK_SLOT + 1):
+        if (bits >> slot) & 1:
+            base = JOKER_BASE + DECLS * (slot - RED_SLOT)
+            for k in range(DECLS):
+                if joker_declares(k, leading, trump):
+                    plays[count] = base + k
+                    count += 1
+    return count
+
+
+@kernel(inline=True)
 def wants_tricks(state, i):
     kind = state.kind[i]
     if kind == GOLD:
@@ -237,26 +274,20 @@ def wants_tricks(state, i):
     return state.tricks[i, p] != state.bids[i, p]
 
 
-@kernel
-def _lead(state, params, i, mask, want):
-    """``_lead``: the card (or joker declaration) to lead with."""
+@kernel(inline=True)
+def _lead(state, params, i, plays, count, want):
+    """``_lead``: the card (or joker declaration) to lead with, among ``plays[:count]``."""
     trump = state.trump[i]
     hand = _own_hand(state, i, state.to_act[i])
     out = _cards_out(state, params, i, hand)
-    first = -1
     if want:
         boss, boss_key = -1, -1
         high, high_key = -1, 0
         side, side_key = -1, 0
-        any_side = False
-        for a in range(JOKER_BASE):
-            if mask[a] and a // 13 != trump:
-                any_side = True
-        for a in range(mask.shape[0]):
-            if not mask[a]:
-                continue
-            if first < 0:
-                first = a
+        off_trump = NATURAL_BITS if trump < 0 else NATURAL_BITS & ~(SUIT_BITS << (13 * trump))
+        any_side = (playable(state, params, i) & off_trump) != 0
+        for j in range(count):
+            a = plays[j]
             slot, decl, suit = _decode(a, 0, -1, trump)
             if slot < RED_SLOT:
                 if _higher_out(out, slot) == 0:
@@ -280,14 +311,11 @@ def _lead(state, params, i, mask, want):
             return high
         if side >= 0:
             return side
-        return first
+        return plays[0]
     shed, shed_key = -1, -1
     low, low_key = -1, -1
-    for a in range(mask.shape[0]):
-        if not mask[a]:
-            continue
-        if first < 0:
-            first = a
+    for j in range(count):
+        a = plays[j]
         slot, decl, suit = _decode(a, 0, -1, trump)
         if slot < RED_SLOT:
             key = (suit != trump) * 1000 + _higher_out(out, slot) * 16 + (15 - slot % 13)
@@ -301,7 +329,7 @@ def _lead(state, params, i, mask, want):
         return shed
     if low >= 0:
         return low
-    return first
+    return plays[0]
 
 
 @kernel
@@ -311,21 +339,18 @@ def _discard_cost(slot, suit, trump):
     return (suit == trump) * 16 + slot % 13
 
 
-@kernel
-def heuristic_play(state, params, i, mask):
+@kernel(inline=True)
+def heuristic_play(state, params, i, plays):
     """``heuristic_play``: take tricks while short of (or over) the bid, shed them once it is made."""
-    count, only = 0, -1
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            count += 1
-            if only < 0:
-                only = a
+    if state.phase[i] == PLAY and state.kind[i] == FOREHEAD:
+        return FOREHEAD_ACTION  # the only legal action
+    count = legal_plays(state, params, i, plays)
     if count == 1:
-        return only
+        return plays[0]
     want = wants_tricks(state, i)
     trick_len = state.trick_len[i]
     if trick_len == 0:
-        return _lead(state, params, i, mask, want)
+        return _lead(state, params, i, plays, count, want)
     trump = state.trump[i]
     led = state.trick_suit[i, 0]
     _, best = trick_best(state, i, trump)
@@ -342,9 +367,8 @@ def heuristic_play(state, params, i, mask):
     shed_nat, shed_key = -1, -1  # losing natural, (strength, rank) greatest
     low_loss = -1  # first losing low joker
     first_loss = -1
-    for a in range(mask.shape[0]):
-        if not mask[a]:
-            continue
+    for j in range(count):
+        a = plays[j]
         slot, decl, suit = _decode(a, trick_len, led, trump)
         s = strength(slot, decl, suit, led, trump)
         natural = slot < RED_SLOT
@@ -385,8 +409,9 @@ def heuristic_play(state, params, i, mask):
         if nat_win and (trump < 0 or any_trump_win):
             out = _cards_out(state, params, i, _own_hand(state, i, state.to_act[i]))
             safe, safe_key = -1, 0
-            for a in range(JOKER_BASE):
-                if not mask[a] or (trump >= 0 and a // 13 != trump) or _higher_out(out, a) != 0:
+            for j in range(count):
+                a = plays[j]
+                if a >= JOKER_BASE or (trump >= 0 and a // 13 != trump) or _higher_out(out, a) != 0:
                     continue
                 s = strength(a, 0, a // 13, led, trump)
                 if s > best and (safe < 0 or s < safe_key):
@@ -407,24 +432,24 @@ def heuristic_play(state, params, i, mask):
     return strongest_win if last else weakest_win
 
 
-@kernel
-def decide(state, params, i, mask, low_card_share):
-    """``HeuristicAgent.act`` for the player to act in row i (``mask``: its legal actions)."""
+@kernel(inline=True)
+def decide(state, params, i, plays, low_card_share):
+    """``HeuristicAgent.act`` for the player to act in row i (``plays``: scratch room for its legal plays)."""
     if state.phase[i] == BID:
-        return heuristic_bid(state, params, i, mask, low_card_share)
-    return heuristic_play(state, params, i, mask)
+        return heuristic_bid(state, params, i, low_card_share)
+    return heuristic_play(state, params, i, plays)
 
 
 @kernel
-def decide_rows(state, params, rows, mask, low_card_share, out):
+def decide_rows(state, params, rows, plays, low_card_share, out):
     for k in range(rows.shape[0]):
-        out[k] = decide(state, params, rows[k], mask[rows[k]], low_card_share)
+        out[k] = decide(state, params, rows[k], plays[k], low_card_share)
 
 
 @kernel(parallel=True)
-def decide_rows_parallel(state, params, rows, mask, low_card_share, out):
+def decide_rows_parallel(state, params, rows, plays, low_card_share, out):
     for k in numba.prange(rows.shape[0]):
-        out[k] = decide(state, params, rows[k], mask[rows[k]], low_card_share)
+        out[k] = decide(state, params, rows[k], plays[k], low_card_share)
 
 
 class HeuristicOpponent:
@@ -448,6 +473,7 @@ class HeuristicOpponent:
             raise TypeError(f"HeuristicOpponent plays Raspisnoy poker; this env plays {env.name}")
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
+        plays = np.empty((rows.shape[0], MAX_PLAYS), dtype=np.int64)
         loop = decide_rows_parallel if env.parallel else decide_rows
-        loop(env.state, env.kernel.params, rows, env.mask, self.low_card_share, out)
+        loop(env.state, env.kernel.params, rows, plays, self.low_card_share, out)
         return out

@@ -171,7 +171,7 @@ def strength(slot, decl, suit, led, trump):
     return rank
 
 
-@kernel
+@kernel(inline=True)
 def trick_best(state, i, trump):
     """(index of the winning play, its strength) of row i's current trick; (0, -1) when it is empty."""
     led = state.trick_suit[i, 0]
@@ -210,7 +210,7 @@ def play_suit(slot, decl, declared, trick_len, led, trump):
     return declared
 
 
-@kernel
+@kernel(inline=True)
 def own_hand_hidden(state, i):
     """Dark deals hide one's own cards while bidding, forehead deals throughout."""
     kind = state.kind[i]
@@ -218,7 +218,7 @@ def own_hand_hidden(state, i):
 
 
 # ---------------------------------------------------------------- dealing
-@kernel
+@kernel(inline=True)
 def _start_deal(state, params, chance, i):
     n = params.n
     e = state.entry[i] + state.deal_index[i]
@@ -266,7 +266,7 @@ def _start_deal(state, params, chance, i):
     state.phase[i] = PLAY if kind in (GOLD, MISERE) else BID
 
 
-@kernel
+@kernel(inline=True)
 def start(state, params, chance, i):
     state.first_dealer[i] = chance_lib.integer(chance, i, params.n)
     if params.single:
@@ -302,7 +302,7 @@ def deal_points(kind, bid, tricks, dark_multiplier):
     return float(points)
 
 
-@kernel
+@kernel(inline=True)
 def _end_deal(state, params, chance, i, rewards):
     kind = state.kind[i]
     for s in range(params.n):
@@ -317,7 +317,7 @@ def _end_deal(state, params, chance, i, rewards):
 
 
 # ---------------------------------------------------------------- play
-@kernel
+@kernel(inline=True)
 def _put(state, params, chance, i, seat, slot, decl, declared, rewards):
     """``RaspisnoyPokerGame._put``: the play into the trick, what it shows, the trick's end."""
     n = params.n
@@ -354,7 +354,7 @@ def _put(state, params, chance, i, seat, slot, decl, declared, rewards):
     return RUNNING
 
 
-@kernel
+@kernel(inline=True)
 def apply(state, params, chance, i, action, rewards):
     p = state.to_act[i]
     phase = state.phase[i]
@@ -397,23 +397,18 @@ def _ones(obs, base, bits):
 
 
 @kernel
-def _joker_actions(mask, slot, leading, trump):
-    """The declarations joker ``slot`` may be played with (``tricks.joker_declarations``)."""
-    base = JOKER_BASE + DECLS * (slot - RED_SLOT)
+def joker_declares(k, leading, trump):
+    """Whether a joker may be played with declaration ``k`` (its action ``base + k``): ``tricks.joker_declarations``."""
     if not leading:
-        mask[base + HIGH_PLAIN] = True
-        mask[base + LOW_PLAIN] = True
-        return
+        return k in (HIGH_PLAIN, LOW_PLAIN)
+    if 5 <= k <= 8:
+        return True  # low in a suit
     if trump >= 0:
-        mask[base + HIGH_PLAIN] = True
-    else:
-        for s in range(4):
-            mask[base + 1 + s] = True
-    for s in range(4):
-        mask[base + 5 + s] = True
+        return k == HIGH_PLAIN  # the highest trump
+    return 1 <= k <= 4  # high in a suit
 
 
-@kernel
+@kernel(inline=True)
 def legal_cards(state, params, i, hand):
     """The slots of ``hand`` the player to act may put into row i's trick (``tricks.legal_cards``)."""
     if state.trick_len[i] == 0:
@@ -434,44 +429,56 @@ def legal_cards(state, params, i, hand):
     return hand
 
 
-@kernel
+@kernel(inline=True)
+def playable(state, params, i):
+    """In the play and declare phases (not forehead play), the slots the player to act may play now."""
+    if state.phase[i] == DECLARE:
+        return 1 << state.pending[i]
+    return legal_cards(state, params, i, state.hands[i, state.to_act[i]])
+
+
+@kernel(inline=True)
+def forbidden_bid(state, params, i):
+    """The bid the player to act may not make (the dealer's that makes the bids add up), or -1."""
+    dealer = state.dealer[i]
+    if state.to_act[i] != dealer:
+        return -1
+    cards = state.cards[i]
+    rest = cards
+    for s in range(params.n):
+        if s != dealer:
+            rest -= state.bids[i, s]
+    return rest if 0 <= rest <= cards else -1
+
+
+@kernel(inline=True)
 def legal_mask(state, params, i, mask):
     """``RaspisnoyPokerGame.legal_action_list`` of row i into ``mask`` (cleared by the caller)."""
-    phase = state.phase[i]
-    p = state.to_act[i]
-    if phase == BID:
-        cards = state.cards[i]
-        forbidden = -1
-        dealer = state.dealer[i]
-        if p == dealer:
-            rest = cards
-            for s in range(params.n):
-                if s != dealer:
-                    rest -= state.bids[i, s]
-            if 0 <= rest <= cards:
-                forbidden = rest
-        for b in range(cards + 1):
+    if state.phase[i] == BID:
+        forbidden = forbidden_bid(state, params, i)
+        for b in range(state.cards[i] + 1):
             if b != forbidden:
                 mask[BID_BASE + b] = True
         return
-    leading = state.trick_len[i] == 0
-    if phase == DECLARE:
-        _joker_actions(mask, state.pending[i], leading, state.trump[i])
-        return
-    if state.kind[i] == FOREHEAD:
+    if state.phase[i] == PLAY and state.kind[i] == FOREHEAD:
         mask[FOREHEAD_ACTION] = True
         return
-    legal = legal_cards(state, params, i, state.hands[i, p])
+    legal = playable(state, params, i)
     naturals = legal & NATURAL_BITS
     while naturals:
         mask[lowest_bit(naturals)] = True
         naturals &= naturals - 1
+    leading = state.trick_len[i] == 0
+    trump = state.trump[i]
     for slot in range(RED_SLOT, BLACK_SLOT + 1):
         if (legal >> slot) & 1:
-            _joker_actions(mask, slot, leading, state.trump[i])
+            base = JOKER_BASE + DECLS * (slot - RED_SLOT)
+            for k in range(DECLS):
+                if joker_declares(k, leading, trump):
+                    mask[base + k] = True
 
 
-@kernel
+@kernel(inline=True)
 def observe(state, params, i, obs, mask):
     """``encoding.encode`` of the player to act's view into ``obs``, the legal actions into ``mask``; the player."""
     obs[:] = 0.0
@@ -532,6 +539,8 @@ def observe(state, params, i, obs, mask):
 
 
 # ---------------------------------------------------------------- the row loop (the same in every game)
+# ``_row`` is called, not inlined (the rule functions it calls are): inlined into the ``prange`` body it broke the
+# parallel loop (empty masks came back; numba's parfor passes then see the row's ``obs[:] = 0.0`` and the like).
 @kernel
 def _row(state, params, chance, i, action, out):
     rewards = out.rewards[i]
