@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
+from pokerzoo.agents.base import Agent, details
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.registry import canonical, spec
@@ -192,6 +192,7 @@ class PolicyAgent(Agent):
         self.env_name = env_name
         self._net: PolicyNet | None = None
         self._encoder: Game | None = None
+        self._last: tuple[np.ndarray, np.ndarray] | None = None  # (legal actions, their logits) of the latest act
         self._load()
 
     def _load(self) -> None:
@@ -225,6 +226,7 @@ class PolicyAgent(Agent):
         if legal.size == 0:
             raise ValueError("no legal action: the mask is all zeros")
         z = logits[legal]
+        self._last = (legal, z)
         if self.deterministic:
             return int(legal[int(np.argmax(z))])
         p = np.exp(z - z.max())
@@ -232,6 +234,15 @@ class PolicyAgent(Agent):
         return int(
             legal[min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)]
         )
+
+    def decision_details(self) -> dict | None:
+        """The policy's probabilities over the legal actions of the latest decision (softmax of their logits)."""
+        if self._last is None:
+            return None
+        legal, z = self._last
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return details("probabilities", legal.tolist(), p.tolist())
 
     def _encode(self, view: View, game: Game | None) -> np.ndarray:
         if game is None:
@@ -245,6 +256,7 @@ class PolicyAgent(Agent):
         state = dict(self.__dict__)
         state["_net"] = None
         state["_encoder"] = None
+        state["_last"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -56,7 +56,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent
+from pokerzoo.agents.base import Agent, details
 from pokerzoo.envs.engine.cards import BLACK_JOKER, DECKS, RED_JOKER
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.tricks import HIGH, LOW, NATURAL, Play, best_strength, strength, winner
@@ -399,13 +399,19 @@ class PimcAgent(Agent):
     ):
         super().__init__(seed)
         self.budget, self.min_samples, self.bid_budget = budget, min_samples, bid_budget
+        self._details: dict | None = None
 
     def act(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
         if view.phase == "bid":
             return self.bid(view, mask, game)
         return self.play(view, mask, game)
 
+    def decision_details(self) -> dict | None:
+        """The mean deal points of each searched candidate in the latest search (None: no search ran)."""
+        return self._details
+
     def bid(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
+        self._details = None
         if game is None:
             return heuristic_bid(view, mask)
         guess = heuristic_bid(view, mask) - actions.BID_BASE
@@ -413,6 +419,7 @@ class PimcAgent(Agent):
         return self._search(view, legal, game, self.bid_budget, fallback=guess + actions.BID_BASE)
 
     def play(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
+        self._details = None
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
@@ -436,6 +443,12 @@ class PimcAgent(Agent):
                 w.apply_trusted(action)
                 rollout(w, deal)
                 totals[i] += w.sheet[-1].points[me]
+        self._details = details(
+            "values",
+            candidates,
+            (totals / samples).tolist(),
+            f"mean points of the deal over {samples} sampled worlds, heuristic play after the move",
+        )
         return candidates[int(np.argmax(totals))]
 
 

@@ -1,4 +1,4 @@
-"""The ``pokerzoo`` command: ``list``, ``bench``, ``evaluate``, ``play``, ``replay``, ``train``, ``demo``.
+"""The ``pokerzoo`` command and its subcommands (``list``, ``evaluate``, ``play``, ``view``, ``serve``, ...).
 
 Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them up, so a command's module can
@@ -21,6 +21,8 @@ COMMANDS = {
     "evaluate": ("pokerzoo.cli.evaluate", "play a tournament between agents and report"),
     "play": ("pokerzoo.cli.play", "play a game in the terminal against agents"),
     "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
+    "view": ("pokerzoo.cli.view", "write a hand history as a self-contained HTML viewer"),
+    "serve": ("pokerzoo.cli.serve", "play a game in the browser against agents (local web server)"),
     "train": ("pokerzoo.cli.train", "train a MaskablePPO policy from a YAML config"),
     "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
 }

@@ -16,7 +16,8 @@ from pokerzoo.cli.terminal_play import play_session
 from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game, your seat, the opponents, the session seed and the options: shared with ``pokerzoo serve``."""
     parser.add_argument("game", help="game name, e.g. caribbean_stud (with or without _v0)")
     parser.add_argument(
         "--opponents",
@@ -26,10 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="agents for the other seats, used in turn (default: random)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument(
-        "--seed", type=int, help="session seed (default: random; printed, so a session can be redone)"
-    )
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--seed", type=int, help="session seed (default: random; printed, so a session can be redone)")
     parser.add_argument(
         "--config",
         nargs="*",
@@ -37,9 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="game options, values read as YAML (e.g. num_players=3)",
     )
-    parser.add_argument(
-        "--record", metavar="FILE", help="write each game's hand history to FILE (JSON lines)"
-    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_table_arguments(parser)
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--record", metavar="FILE", help="write each game's hand history to FILE (JSON lines)")
 
 
 def run(args: argparse.Namespace) -> int:

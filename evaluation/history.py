@@ -8,21 +8,29 @@ reproduces the same events and rewards. A mismatch means the rules changed
 since the history was written, or the history was edited, and is reported
 with the first point of difference.
 
-Line format (``"format": "pokerzoo.history/1"``)::
+Line format (``"format": "pokerzoo.history/2"``)::
 
     {"format": ..., "game": "caribbean_stud_v0", "config": {...}, "seed": 123,
      "seats": ["rules_of_thumb"], "actions": [1], "action_names": ["raise"],
      "events": [{"type": "deal", ...}, ...], "rewards": [2.0], "steps": 1,
-     "over": true, "truncated": false, ...extra (e.g. "deal", "seating")}
+     "over": true, "truncated": false, ...extra (e.g. "deal", "seating"),
+     "decisions": [{"kind": "probabilities", "actions": [0, 1], "values": [0.2, 0.8]}]}
 
 ``config`` is the options as given (not the validated form), so a history
 replays with the same defaults the game then had for options not given.
+
+Versions: ``pokerzoo.history/2`` adds the optional ``decisions`` list, one
+entry per action: what the agent said it computed for that decision
+(``Agent.decision_details()``: a policy's probabilities, a search's values)
+or null. It is written only when some agent said something. Files of
+version 1 (no ``decisions``) read and replay unchanged; a line of an unknown
+version is an error naming it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -33,7 +41,8 @@ from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.game import Game, IllegalActionError
 
-FORMAT = "pokerzoo.history/1"
+FORMAT = "pokerzoo.history/2"
+READABLE_FORMATS = ("pokerzoo.history/1", FORMAT)  # every version this code reads and replays
 REQUIRED = ("game", "config", "seed", "actions", "events", "rewards")
 
 
@@ -67,6 +76,7 @@ def make_record(
     seats: Sequence[str],
     extra: dict | None = None,
     action_names: Sequence[str] | None = None,
+    decisions: Sequence[dict | None] | None = None,
 ) -> dict[str, Any]:
     """The history of ``game`` (normally finished): everything needed to replay and verify it.
 
@@ -74,9 +84,14 @@ def make_record(
     action's name may depend on the state, e.g. "call 4"); without them the
     names are asked of the finished game, which is right for games whose
     names do not change. The names are for reading; replay does not check them.
+    ``decisions``: per action, the acting agent's ``decision_details()`` (or
+    None); stored only when at least one is not None.
     """
     if game.seed is None:
         raise ValueError("only a seeded game can be recorded: its seed is what replays the shuffles")
+    if decisions is not None and len(decisions) != len(game.history):
+        raise ValueError(f"{len(decisions)} decision details for {len(game.history)} actions")
+    said = decisions is not None and any(d is not None for d in decisions)
     return {
         "format": FORMAT,
         "game": env_name,
@@ -91,6 +106,7 @@ def make_record(
         "steps": len(game.history),
         "over": bool(game.is_over),
         "truncated": bool(game.is_truncated),
+        **({"decisions": to_jsonable(list(decisions))} if said else {}),
     }
 
 
@@ -143,6 +159,12 @@ def read(path: str | Path) -> Iterator[tuple[int, dict]]:
                 raise ValueError(
                     f"{path}:{number}: not a pokerzoo hand history (missing {', '.join(missing)})"
                 )
+            version = record.get("format", READABLE_FORMATS[0])
+            if version not in READABLE_FORMATS:
+                raise ValueError(
+                    f"{path}:{number}: hand-history format {version!r} is not one this pokerzoo reads "
+                    f"({', '.join(READABLE_FORMATS)}); a newer pokerzoo wrote it?"
+                )
             yield number, record
 
 
@@ -183,8 +205,15 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
     return f"{path or 'value'}: recorded {a!r}, replayed {b!r}"
 
 
-def replay(record: dict, line: int | None = None) -> ReplayResult:
-    """Rebuild the game from seed and options, re-apply the actions, compare events and rewards."""
+def replay(
+    record: dict, line: int | None = None, on_action: Callable[[Game, int, int], None] | None = None
+) -> ReplayResult:
+    """Rebuild the game from seed and options, re-apply the actions, compare events and rewards.
+
+    ``on_action(game, step, action)``, when given, is called before each action
+    is applied, with the game as the acting seat faced it: the viewer builds its
+    step-by-step table from these calls (and the final state, ``replayed``).
+    """
     name, seed = record["game"], record["seed"]
     result = ReplayResult(ok=False, game=name, seed=seed, steps=len(record["actions"]), line=line)
     try:
@@ -202,6 +231,8 @@ def replay(record: dict, line: int | None = None) -> ReplayResult:
         player = game.current_player
         valid = isinstance(action, int) and not isinstance(action, bool) and 0 <= action < game.num_actions
         name = game.action_name(action) if valid else "?"
+        if on_action is not None and valid:
+            on_action(game, step, action)
         try:
             game.apply(action)
         except IllegalActionError as exc:

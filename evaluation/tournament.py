@@ -232,13 +232,15 @@ def play_game(
     labels: Sequence[str] | None = None,
     kinds: ActionKinds | None = None,
     names: list[str] | None = None,
+    details: list[dict | None] | None = None,
 ) -> dict[str, Any]:
     """Play ``game`` to the end with ``agents[seat]`` in each seat; returns the per-seat tallies.
 
     Tallies: ``decisions`` per seat [bidding-phase, other], ``betting`` per seat
     [fold legal, folded, raise legal, raised], ``steps``. An agent choosing an
     illegal action is an error naming the agent, the seed and the step.
-    ``names``, when given, receives each action's name as it is taken (for hand histories).
+    ``names``, when given, receives each action's name as it is taken (for hand histories);
+    ``details`` each decision's ``Agent.decision_details()`` (None where the agent says nothing).
     """
     n = game.num_players
     kinds = kinds or ActionKinds(game.num_actions)
@@ -276,6 +278,8 @@ def play_game(
                 tally[3] += 1
         if names is not None:
             names.append(game.action_name(action))
+        if details is not None:
+            details.append(agents[p].decision_details())
         game.apply(action)
         steps += 1
     return {"decisions": decisions, "betting": betting, "steps": steps}
@@ -346,8 +350,14 @@ class DealRunner:
             for i in sorted(set(lineup)):
                 self.agents[i].seed(seeds.agents[r][i])
             names: list[str] | None = [] if t.record else None
+            details: list[dict | None] | None = [] if t.record else None
             tally = play_game(
-                game, [self.agents[i] for i in lineup], [self.labels[i] for i in lineup], self.kinds, names
+                game,
+                [self.agents[i] for i in lineup],
+                [self.labels[i] for i in lineup],
+                self.kinds,
+                names,
+                details,
             )
             rewards = game.total_rewards
             hist = None
@@ -359,6 +369,7 @@ class DealRunner:
                     [t.agents[i] for i in lineup],
                     extra={"deal": deal, "seating": r},
                     action_names=names,
+                    decisions=details,
                 )
             records.append(
                 GameRecord(

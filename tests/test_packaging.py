@@ -106,7 +106,8 @@ def test_the_wheel_holds_the_packages_and_nothing_else(installed):
     site = next(installed.parent.glob("lib/python*/site-packages"))
     package = site / "pokerzoo"
     for module in ("envs/engine/hands/standard.py", "agents/base.py", "evaluation/tournament.py",
-                   "training/train.py", "cli/main.py", "configs/caribbean_stud/demo.yaml"):
+                   "training/train.py", "cli/main.py", "configs/caribbean_stud/demo.yaml",
+                   "evaluation/web/scene.js", "evaluation/web/viewer.html", "evaluation/web/style.css"):
         assert (package / module).is_file(), module
     assert list((package / "agents" / "policies").glob("*/ppo.*")), "shipped policies missing"
     assert not any((site / top).exists() for top in ("envs", "agents", "training", "cli", "evaluation", "tests"))
@@ -149,3 +150,14 @@ def test_cli_stops_quietly_when_its_reader_goes_away():
     )
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
     assert result.stdout.strip() == "141"
+
+
+def test_regular_install_writes_a_viewer_outside_the_checkout(installed, tmp_path):
+    """The viewer's page is built from the web assets shipped in the wheel (``pokerzoo.evaluation.web``)."""
+    pokerzoo = installed / "pokerzoo"
+    run_outside(installed, tmp_path, pokerzoo, "evaluate", "caribbean_stud", "--agents", "random", "--games", "1",
+                "--workers", "1", "--no-plot", "--out", "report", "--record", "h.jsonl")  # fmt: skip
+    said = run_outside(installed, tmp_path, pokerzoo, "view", "h.jsonl")
+    assert "viewer: h.html (1 game" in said
+    page = (tmp_path / "h.html").read_text()
+    assert "const PZ = " in page and 'id="pz-blob-0"' in page and "{{" not in page

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.envs.breed_the_heifer import encoding, render
+from pokerzoo.envs.breed_the_heifer import encoding, render, scene
 from pokerzoo.envs.breed_the_heifer.ranking import ranker
 from pokerzoo.envs.breed_the_heifer.wilds import NO_WILD, WildTracker
 from pokerzoo.envs.engine.betting import ACTION_NAMES, BET, CALL, NUM_ACTIONS, RAISE, LimitBetting
@@ -431,3 +431,6 @@ class BreedTheHeiferGame(Game):
 
     def render(self, viewer: int | None = None) -> str:
         return render.render(self, viewer)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

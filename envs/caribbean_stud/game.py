@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.envs.caribbean_stud import encoding
+from pokerzoo.envs.caribbean_stud import encoding, scene
 from pokerzoo.envs.caribbean_stud.payouts import QUALIFY_KEY, RESULTS, SYSTEM, settle
 from pokerzoo.envs.engine.cards import format_cards
 from pokerzoo.envs.engine.events import UnitEnd
@@ -255,3 +255,6 @@ class CaribbeanStudGame(Game):
                 + f"; net {o['net']:+d}"
             )
         return "\n".join(lines)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -153,6 +153,14 @@ class Game(ABC):
         """Extra facts for ``infos`` (e.g. the full outcome once a hand ends)."""
         return {}
 
+    def scene(self, viewer: int | None) -> dict:
+        """The table as seat ``viewer`` sees it, as JSON for the browser (``pokerzoo.envs.engine.scene``).
+
+        None is the all-cards viewpoint of a replay. A seat's scene holds nothing
+        its ``view`` and the public record do not: no hidden card.
+        """
+        raise NotImplementedError(f"{self.NAME} draws no scene")
+
     # ----------------------------------------------------------- shared behaviour
     @property
     def deck(self) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ from pokerzoo.envs.engine.cards import RANK_OF, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import OptionSet, num_players_option
-from pokerzoo.envs.high_card import encoding
+from pokerzoo.envs.high_card import encoding, scene
 
 FOLD, PLAY = 0, 1
 ANTE, RAISE = 1, 2
@@ -150,3 +150,6 @@ class HighCardGame(Game):
         if self.outcome is not None:
             lines.append("Showdown: " + "; ".join(f"seat {s} {h}" for s, h in enumerate(self.outcome["hands"])))
         return "\n".join(lines)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -28,7 +28,7 @@ from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.hands.exact import CATEGORIES, classify
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
-from pokerzoo.envs.mexican_poker import corners, encoding, render
+from pokerzoo.envs.mexican_poker import corners, encoding, render, scene
 from pokerzoo.envs.mexican_poker.actions import (
     DOUBT_BASE,
     FIRST_COMBO,
@@ -429,3 +429,6 @@ class MexicanPokerGame(Game):
         if viewer is None:
             viewer = self.turn
         return render.render(self.view(viewer), self.last_round, self.result)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -35,7 +35,7 @@ from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
-from pokerzoo.envs.perico import actions, encoding, render
+from pokerzoo.envs.perico import actions, encoding, render, scene
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW, KNOCK
 from pokerzoo.envs.perico.ranking import has_royal, ranker_for, sort_hand
 
@@ -482,3 +482,6 @@ class PericoGame(Game):
 
     def render(self, viewer: int | None = None) -> str:
         return render.render(self, viewer)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -32,7 +32,7 @@ from pokerzoo.envs.engine.tricks import (
     make_play,
     winner,
 )
-from pokerzoo.envs.raspisnoy_poker import actions, encoding, render, schedule, worlds
+from pokerzoo.envs.raspisnoy_poker import actions, encoding, render, scene, schedule, worlds
 from pokerzoo.envs.raspisnoy_poker.schedule import DARK, FOREHEAD, NO_BIDDING, NO_TRUMP
 from pokerzoo.envs.raspisnoy_poker.scoring import deal_points
 from pokerzoo.envs.raspisnoy_poker.view import RaspisnoyView, SheetRow
@@ -495,3 +495,6 @@ class RaspisnoyPokerGame(Game):
         if viewer is None:
             viewer = self.current_player if self.current_player is not None else 0
         return render.render(self.view(viewer), self.joker_labels)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

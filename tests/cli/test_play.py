@@ -136,6 +136,27 @@ def test_scripted_session_finishes_a_game_of_each_kind(game, tmp_path):
     assert history.replay(rec, line).ok
 
 
+def test_recorded_sessions_keep_the_agents_decision_details(tmp_path):
+    out = io.StringIO()
+    record = tmp_path / "play.jsonl"
+    status = play_session(
+        "perico", {"target_score": 1}, seat=1, opponents=["ppo"], seed=4, input=ScriptedPlayer(out, seed=1),
+        output=out, record=str(record),
+    )  # fmt: skip
+    assert status == 0
+    ((line, rec),) = list(history.read(record))
+    from pokerzoo.envs import game_class
+
+    game = game_class("perico")(seed=rec["seed"], **rec["config"])
+    for action, detail in zip(rec["actions"], rec["decisions"], strict=True):
+        if game.current_player == 1:
+            assert detail is None, "the human's moves carry no details"
+        else:
+            assert detail["kind"] == "probabilities" and set(detail["actions"]) == set(game.legal_actions())
+        game.apply(action)
+    assert history.replay(rec, line).ok
+
+
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "caribbean_stud_v0"])
 def test_session_from_another_seat(game):
     from pokerzoo.envs import game_class
