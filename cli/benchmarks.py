@@ -102,7 +102,6 @@ def openspiel_steps_per_second(
     import pyspiel
 
     game = pyspiel.load_game(name)
-    rng = np.random.default_rng(seed)
     info = game.get_type()
     if info.provides_observation_tensor:
         tensor = "observation_tensor"
@@ -110,6 +109,13 @@ def openspiel_steps_per_second(
         tensor = "information_state_tensor"
     else:
         raise ValueError(f"OpenSpiel's {name} provides no observation tensor")
+
+    return openspiel_random_play_rate(game, lambda state, player: getattr(state, tensor)(player), seconds, seed, clock)
+
+
+def openspiel_random_play_rate(game, observe: Callable, seconds: float, seed: int = 0, clock: str = "wall") -> float:
+    """Decisions/s of random play on an OpenSpiel game, ``observe(state, player)`` called at every decision."""
+    rng = np.random.default_rng(seed)
 
     def episode() -> int:
         state = game.new_initial_state()
@@ -119,7 +125,7 @@ def openspiel_steps_per_second(
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.integers(len(outcomes))][0])
                 continue
-            getattr(state, tensor)(state.current_player())
+            observe(state, state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])
             steps += 1

@@ -38,6 +38,7 @@ class GameSpec:
     unit: str | None = None  # what one UnitEnd event of the game ends ("hand", "round", "deal"): per-unit means
     demo_options: Mapping[str, Any] = field(default_factory=dict)  # what ``pokerzoo demo`` plays it with
     example: bool = False  # a teaching example (docs/adding_a_game.md), not one of the project's games
+    batched: str | None = None  # module with the game's batched kernel (``Kernel``), if it has one
 
     def __post_init__(self):
         object.__setattr__(self, "demo_options", MappingProxyType(dict(self.demo_options)))
@@ -64,7 +65,8 @@ class GameSpec:
 GAMES: dict[str, GameSpec] = {
     spec.env_id: spec
     for spec in (
-        GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud", unit="hand"),
+        GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud", unit="hand",
+                 batched="pokerzoo.envs.caribbean_stud.kernel"),
         # predictions are the bids (UnitEnd of each round)
         GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round"),
         # drawn rounds included; knocking is not a bid
@@ -74,7 +76,7 @@ GAMES: dict[str, GameSpec] = {
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
-                 demo_options={"schedule": "single"}),
+                 demo_options={"schedule": "single"}, batched="pokerzoo.envs.raspisnoy_poker.kernel"),
         # the teaching example of docs/adding_a_game.md
         GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True),
     )

@@ -28,7 +28,7 @@ import numpy as np
 from pokerzoo.agents.raspisnoy_poker import FOREHEAD_THRESHOLD, LOW_CARD_SHARE
 from pokerzoo.envs.batched.bits import lowest_bit, popcount
 from pokerzoo.envs.batched.compile import kernel
-from pokerzoo.envs.batched.core import BatchedEnv
+from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
 from pokerzoo.envs.engine.tricks import HIGH, LOW
 from pokerzoo.envs.raspisnoy_poker.kernel import (
     BID,
@@ -448,15 +448,18 @@ def decide_rows(state, params, rows, plays, low_card_share, out):
 
 @kernel(parallel=True)
 def decide_rows_parallel(state, params, rows, plays, low_card_share, out):
-    for k in numba.prange(rows.shape[0]):
-        out[k] = decide(state, params, rows[k], plays[k], low_card_share)
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):  # as the env's parallel loop: chunks of rows
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        decide_rows(state, params, rows[lo:hi], plays[lo:hi], low_card_share, out[lo:hi])
 
 
 class HeuristicOpponent:
     """``HeuristicAgent`` for every row at once: ``act(env, rows)`` on a batched Raspisnoy env.
 
     ``low_card_share`` is the scalar agent's parameter of the same name. The
-    rows are decided on all of numba's threads when the env runs in parallel.
+    rows are decided on all of numba's threads when the env runs in parallel
+    (and, as the env's steps, at least ``PARALLEL_MIN_ROWS`` rows are asked for).
     """
 
     name = "heuristic"
@@ -474,6 +477,6 @@ class HeuristicOpponent:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
         plays = np.empty((rows.shape[0], MAX_PLAYS), dtype=np.int64)
-        loop = decide_rows_parallel if env.parallel else decide_rows
+        loop = decide_rows_parallel if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS else decide_rows
         loop(env.state, env.kernel.params, rows, plays, self.low_card_share, out)
         return out

@@ -28,26 +28,21 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from pokerzoo.envs import env_module
 from pokerzoo.envs.batched.core import BatchedEnv, GameKernel
+from pokerzoo.envs.registry import GAMES, canonical
 
 __all__ = ["BATCHED_GAMES", "BatchedEnv", "GameKernel", "kernel_class", "make"]
 
-# env name -> module holding the game's ``Kernel`` class
-BATCHED_GAMES = {
-    "caribbean_stud_v0": "pokerzoo.envs.caribbean_stud.kernel",
-    "raspisnoy_poker_v0": "pokerzoo.envs.raspisnoy_poker.kernel",
-}
+# env id -> module holding the game's ``Kernel`` class (declared in the registry: ``GameSpec.batched``)
+BATCHED_GAMES = {env_id: spec.batched for env_id, spec in GAMES.items() if spec.batched}
 
 
 def kernel_class(name: str) -> type[GameKernel]:
     """The batched kernel of game ``name`` (with or without ``_v0``, as ``pokerzoo.envs.make`` takes it)."""
-    env_name = env_module(name).__name__.rsplit(".", 1)[1]
-    module = BATCHED_GAMES.get(env_name)
+    env_id = canonical(name)
+    module = BATCHED_GAMES.get(env_id)
     if module is None:
-        raise ValueError(
-            f"{env_name} has no batched engine yet; batched games: {', '.join(BATCHED_GAMES)}"
-        )
+        raise ValueError(f"{env_id} has no batched engine yet; batched games: {', '.join(BATCHED_GAMES)}")
     return importlib.import_module(module).Kernel
 
 

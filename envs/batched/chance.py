@@ -118,19 +118,22 @@ def row_state(chance: ChanceArrays, row: int) -> dict:
 
 
 # ---------------------------------------------------------------- kernels
-@kernel
+@kernel(inline=True)
 def shuffle(chance, i, cards, n, out):
-    """``out[:n]`` = ``Chance.shuffle(cards[:n])`` for row i (``ScriptedChance``'s rule while a script lasts).
-
-    A scripted shuffle puts its cards on top, in order, then the remaining
-    cards (in their order in ``cards``) shuffled by the row's generator.
-    """
-    s = chance.shuffles[i, 1]
-    if s >= chance.shuffles[i, 0]:
-        for k in range(n):
-            out[k] = cards[k]
-        rng.shuffle_in_place(chance.words, i, out, n)
+    """``out[:n]`` = ``Chance.shuffle(cards[:n])`` for row i (``ScriptedChance``'s rule while a script lasts)."""
+    if chance.shuffles[i, 1] < chance.shuffles[i, 0]:
+        _scripted_shuffle(chance, i, cards, n, out)
         return
+    for k in range(n):
+        out[k] = cards[k]
+    rng.shuffle_in_place(chance.words, i, out, n)
+
+
+@kernel
+def _scripted_shuffle(chance, i, cards, n, out):
+    """A scripted shuffle puts its cards on top, in order, then the remaining
+    cards (in their order in ``cards``) shuffled by the row's generator."""
+    s = chance.shuffles[i, 1]
     start = chance.top_end[i, s - 1] if s > 0 else 0
     end = chance.top_end[i, s]
     chance.shuffles[i, 1] = s + 1

@@ -6,10 +6,11 @@ numba's own cache has two traps this module closes:
   file changes, not when a function it calls from another file does (numba
   issue #6845): edit ``rng.py`` and every game kernel compiled against the old
   generator would keep loading from the cache. Here every kernel is cached in a
-  folder named after a hash of all the engine's kernel sources (this package's
-  modules, every ``envs/<game>/kernel*.py`` and the batched opponents of
-  ``agents/batched/``, whose decision rules call the game kernels), so editing
-  any of them starts a fresh cache and nothing stale is ever loaded.
+  folder named after a hash of all the kernel sources (every module of this
+  package or of a game folder that holds an ``@kernel``, and the batched
+  opponents of ``agents/batched/``, whose decision rules call the game
+  kernels), so editing any of them starts a fresh cache and nothing stale is
+  ever loaded.
 * **Read-only installs.** numba caches beside the source (``__pycache__``) and
   falls back to the user's cache folder; in a regular install on a read-only
   site-packages with no writable home it would fail when the kernels are
@@ -41,8 +42,10 @@ BATCHED_AGENTS_DIR = ENVS_DIR.parent / "agents" / "batched"  # a path, not an im
 
 
 def kernel_sources() -> list[Path]:
-    """The files whose change invalidates every cached kernel."""
-    return sorted([*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/kernel*.py"), *BATCHED_AGENTS_DIR.glob("*.py")])
+    """The files whose change invalidates every cached kernel: this one and every engine, game or
+    batched-opponent module that compiles something (holds ``@kernel``)."""
+    candidates = [*ENGINE_DIR.glob("*.py"), *ENVS_DIR.glob("*/*.py"), *BATCHED_AGENTS_DIR.glob("*.py")]
+    return sorted({Path(__file__).resolve(), *(p for p in candidates if "@kernel" in p.read_text())})
 
 
 def sources_stamp() -> str:
@@ -95,27 +98,27 @@ def _pokerzoo_cache_dir() -> Iterator[None]:
 
 
 def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False) -> Callable:
-    """``numba.njit(cache=True)`` with the cache folder above: ``@kernel``, or with the options below.
+    """``numba.njit(cache=True)`` with the cache folder above (``@kernel``, ``@kernel(parallel=True)``...).
 
     ``parallel=True`` compiles ``numba.prange`` loops to run over all of numba's
     threads (``NUMBA_NUM_THREADS``, or ``numba.set_num_threads``).
 
-    Kernels are compiled without numba's reference counting (``_nrt=False``):
-    they work in place on arrays the env owns and never allocate, and passing
-    a state tuple of arrays between compiled functions otherwise costs an
-    atomic increment and decrement per array per call, measured at more than
-    half of a Caribbean stud step (1,360 ns a row with it, 600 without).
-    A kernel that allocates (``np.zeros``...) fails to compile (numba finds
-    no implementation of it without the NRT), so the rule cannot be broken silently.
+    ``inline=True`` inlines the function into its callers in numba's own IR.
+    A call between compiled functions passes every array of every state tuple
+    field by field (dozens of words per tuple), so a game's row functions,
+    called once or more per row and step, are inlined: Caribbean stud's step
+    went from about 630 ns a row to 380, Raspisnoy poker's (a 25-array state)
+    from 1.2M to 2.5-3.5M agent-steps/s on one core. Inlining costs compile
+    time at every call site, so keep rarely taken, bulky paths (a scripted
+    shuffle) in functions of their own.
 
-    ``inline=True`` has numba inline the function's code into every caller
-    (``inline="always"``) instead of calling it. Even without reference
-    counting, a call passes every array of a state tuple as its flattened
-    fields (about ten words an array): a rule function of a 25-array state
-    called from another costs more than the work it does. Raspisnoy poker's
-    step went from 1.2M to 3.5M agent-steps/s on one core with its rule
-    functions inlined, for about the same compile time. Small functions of
-    scalars need it not (LLVM inlines them anyway).
+    Kernels are compiled without numba's reference counting (``_nrt=False``):
+    they work in place on arrays the env owns and never allocate, and with it
+    every array passed between compiled functions is counted in and out with
+    atomic operations, which cost more than half of a Caribbean stud step
+    (1,360 ns a row with it, 630 without, before inlining). A kernel that
+    allocates (``np.zeros``...) fails to compile (numba finds no implementation
+    of it without the NRT), so the rule cannot be broken silently.
     """
 
     def wrap(f: Callable) -> Callable:

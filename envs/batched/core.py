@@ -48,6 +48,10 @@ from pokerzoo.envs.engine.game import Game, IllegalActionError
 
 RUNNING, TERMINATED, TRUNCATED = 0, 1, 2  # row status after a step (``out.status``)
 START = -1  # the action that starts a new game in a row (``reset``)
+CHUNK = 64  # rows per task of the parallel loops
+# Fewer stepped rows than this run on the serial loop even with ``parallel=True``: waking the
+# thread pool costs more than it saves (and, on a loaded machine, a whole scheduler time slice).
+PARALLEL_MIN_ROWS = 4 * CHUNK
 
 
 class Outputs(NamedTuple):
@@ -114,7 +118,8 @@ def _first_illegal(mask, rows, actions):
 class BatchedEnv:
     """``num_envs`` games of ``kernel_class``'s game, one per row (see the module docstring).
 
-    ``parallel=True`` runs the rows on all of numba's threads. ``copy=False``
+    ``parallel=True`` runs the rows on all of numba's threads (steps of fewer
+    than ``PARALLEL_MIN_ROWS`` rows stay on the serial loop). ``copy=False``
     returns the env's own output buffers, which the next call overwrites (no
     copy; for callers that consume them at once).
     """
@@ -210,7 +215,8 @@ class BatchedEnv:
 
     # ------------------------------------------------------------------ internals
     def _run(self, rows: np.ndarray, actions: np.ndarray) -> None:
-        loop = self.kernel.run_rows_parallel if self.parallel else self.kernel.run_rows
+        parallel = self.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS
+        loop = self.kernel.run_rows_parallel if parallel else self.kernel.run_rows
         loop(self.state, self.kernel.params, self.chance, rows, actions, self.out)
 
     def _give(self, array: np.ndarray) -> np.ndarray:

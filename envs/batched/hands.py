@@ -47,7 +47,7 @@ _CATEGORY_SHIFT = np.int64(TIEBREAK_BITS)
 ACE_KING_MIN = np.int64(CaribbeanSystem.ACE_KING_MIN)
 
 
-@kernel
+@kernel(inline=True)
 def standard_key(tables, cards, n):
     """Key of the best five of ``cards[:n]`` (``n`` = the tables' size; distinct natural cards).
 

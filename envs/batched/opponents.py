@@ -88,7 +88,7 @@ def _logits_function(policy: Any):
     """obs (float32[k, D]) -> logits[k, A] for the policy kinds ``PolicyOpponent`` accepts."""
     if hasattr(policy, "logits") and callable(policy.logits):
         return policy.logits
-    # Deferred: torch is needed only for torch and SB3 policies, not for numpy actors or the batched env itself.
+    # Deferred: torch takes about a second to import; random and numpy opponents never need it
     import torch
 
     sb3_policy = getattr(policy, "policy", policy)

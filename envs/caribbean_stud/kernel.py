@@ -23,7 +23,7 @@ import numpy as np
 from pokerzoo.envs.batched import chance as chance_lib
 from pokerzoo.envs.batched import hands
 from pokerzoo.envs.batched.compile import kernel
-from pokerzoo.envs.batched.core import RUNNING, START, TERMINATED, GameKernel
+from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.caribbean_stud import payouts
 from pokerzoo.envs.caribbean_stud.game import FIRST_ANTE_ACTION, RAISE, CaribbeanStudGame
 from pokerzoo.envs.engine.cards import DECKS
@@ -61,7 +61,7 @@ class CaribbeanParams(NamedTuple):
 
 
 # ---------------------------------------------------------------- rules
-@kernel
+@kernel(inline=True)
 def _deal(state, params, chance, i):
     deck = state.deck[i]
     chance_lib.shuffle(chance, i, params.deck, 52, deck)
@@ -77,7 +77,7 @@ def _deal(state, params, chance, i):
     state.box[i] = 0
 
 
-@kernel
+@kernel(inline=True)
 def _new_hand(state, params, chance, i):
     state.box[i] = 0
     for b in range(MAX_BOXES):
@@ -91,13 +91,13 @@ def _new_hand(state, params, chance, i):
         _deal(state, params, chance, i)
 
 
-@kernel
+@kernel(inline=True)
 def start(state, params, chance, i):
     state.hand[i] = 0
     _new_hand(state, params, chance, i)
 
 
-@kernel
+@kernel(inline=True)
 def settle(params, box_key, dealer_key, raised, ante):
     """``payouts.settle``'s net for one box."""
     if not raised:
@@ -111,7 +111,7 @@ def settle(params, box_key, dealer_key, raised, ante):
     return 0
 
 
-@kernel
+@kernel(inline=True)
 def apply(state, params, chance, i, action, rewards):
     b = state.box[i]
     if state.phase[i] == ANTE:
@@ -137,7 +137,7 @@ def apply(state, params, chance, i, action, rewards):
     return RUNNING
 
 
-@kernel
+@kernel(inline=True)
 def observe(state, params, i, obs, mask):
     """``encoding.encode`` of player 0's view into ``obs``, the legal actions into ``mask``; returns 0."""
     obs[:] = 0.0
@@ -170,7 +170,7 @@ def observe(state, params, i, obs, mask):
 
 
 # ---------------------------------------------------------------- the row loop (the same in every game)
-@kernel
+@kernel(inline=True)
 def _row(state, params, chance, i, action, out):
     rewards = out.rewards[i]
     rewards[:] = 0.0
@@ -194,8 +194,10 @@ def run_rows(state, params, chance, rows, actions, out):
 
 @kernel(parallel=True)
 def run_rows_parallel(state, params, chance, rows, actions, out):
-    for k in numba.prange(rows.shape[0]):
-        _row(state, params, chance, rows[k], actions[k], out)
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        run_rows(state, params, chance, rows[lo:hi], actions[lo:hi], out)
 
 
 # ---------------------------------------------------------------- the kernel class

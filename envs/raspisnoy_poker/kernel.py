@@ -11,7 +11,7 @@ schedule's entry (``Chance.integer(len(classic))``), one ``Chance.shuffle`` of
 the deck per deal and, when the whole deck is dealt with the trump shown, the
 place the shown card goes back to (``Chance.integer(len(deck))``). The
 observation is ``encoding.encode``'s vector (its offsets are read from the
-encoding module, not written here), the mask the scalar ``legal_action_list``;
+encoding's schema, not written here), the mask the scalar ``legal_action_list``;
 ``tests/envs/raspisnoy_poker/test_batched.py`` checks both, the rewards and
 the generator step by step against the scalar game with the differential kit.
 
@@ -42,7 +42,7 @@ import numpy as np
 from pokerzoo.envs.batched import chance as chance_lib
 from pokerzoo.envs.batched.bits import highest_bit, lowest_bit
 from pokerzoo.envs.batched.compile import kernel
-from pokerzoo.envs.batched.core import RUNNING, START, TERMINATED, GameKernel
+from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.engine.tricks import HIGH, LOW, NATURAL
 from pokerzoo.envs.raspisnoy_poker import actions, encoding, schedule
@@ -61,7 +61,7 @@ RED_SLOT, BLACK_SLOT = 52, 53
 JOKER_BITS = (1 << RED_SLOT) | (1 << BLACK_SLOT)
 NATURAL_BITS = (1 << 52) - 1
 SUIT_BITS = 0x1FFF  # the 13 ranks of suit 0; suit s is ``SUIT_BITS << 13 * s``
-TRICK_STRIDE = SLOTS + 2  # a seat's block of the current trick: its card, then declared high, declared low
+TRICK_STRIDE = encoding.TRICK_SLOT  # a seat's block of the current trick: its card, then declared high, low
 JOKER_BASE, DECLS, FOREHEAD_ACTION, BID_BASE = (
     actions.JOKER_BASE,
     actions.DECLS_PER_JOKER,
@@ -122,7 +122,7 @@ class RaspisnoyParams(NamedTuple):
     must_trump: bool
     demands_highest: bool  # joker_lead_demands_highest
     dark_multiplier: float
-    # observation offsets, from encoding's layout (``o_`` + the layout's names)
+    # observation offsets, from encoding.schema (``o_`` + the pieces' names)
     o_hand: int
     o_played: int
     o_trick: int
@@ -147,8 +147,8 @@ class RaspisnoyParams(NamedTuple):
 
 
 def observation_offsets(n: int) -> dict[str, int]:
-    """The encoder's offsets for ``n`` players, as ``RaspisnoyParams`` fields (``o_hand``, ...)."""
-    return {f"o_{name}": at for name, at in encoding.layout(n).items() if name != "size"}
+    """The encoder's offsets for ``n`` players (``encoding.schema``), as ``RaspisnoyParams`` fields: ``o_hand``..."""
+    return {f"o_{name}": at for name, at in encoding.schema(n).offsets.items()}
 
 
 # ---------------------------------------------------------------- tricks (``engine.tricks`` over slots)
@@ -539,9 +539,7 @@ def observe(state, params, i, obs, mask):
 
 
 # ---------------------------------------------------------------- the row loop (the same in every game)
-# ``_row`` is called, not inlined (the rule functions it calls are): inlined into the ``prange`` body it broke the
-# parallel loop (empty masks came back; numba's parfor passes then see the row's ``obs[:] = 0.0`` and the like).
-@kernel
+@kernel(inline=True)
 def _row(state, params, chance, i, action, out):
     rewards = out.rewards[i]
     rewards[:] = 0.0
@@ -565,8 +563,10 @@ def run_rows(state, params, chance, rows, actions, out):
 
 @kernel(parallel=True)
 def run_rows_parallel(state, params, chance, rows, actions, out):
-    for k in numba.prange(rows.shape[0]):
-        _row(state, params, chance, rows[k], actions[k], out)
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        run_rows(state, params, chance, rows[lo:hi], actions[lo:hi], out)
 
 
 # ---------------------------------------------------------------- the kernel class

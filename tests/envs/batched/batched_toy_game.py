@@ -27,14 +27,23 @@ import numpy as np
 from pokerzoo.envs.aec import make_raw_env
 from pokerzoo.envs.batched import chance as chance_lib
 from pokerzoo.envs.batched.compile import kernel
-from pokerzoo.envs.batched.core import RUNNING, START, TERMINATED, GameKernel
+from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import Option, OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import Piece, Schema
 
 STAY, SWAP, DOUBLE = 0, 1, 2
 MAX_PLAYERS = 4
-OBS = 52 + MAX_PLAYERS + 2
+SCHEMA = Schema(
+    [
+        Piece("card", 52, "own card, one-hot by card id"),
+        Piece("seat", MAX_PLAYERS, "own seat, one-hot"),
+        Piece("turn", 1, "turns played / turns"),
+        Piece("stake", 1, "own stake / 2"),
+    ]
+)
+OBS = SCHEMA.size
 
 
 class ToyView(View):
@@ -51,8 +60,7 @@ class ToyGame(Game):
     def _setup(self) -> None:
         self.num_players = self.config["num_players"]
         self.num_actions = 3
-        self.observation_size = OBS
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = SCHEMA
 
     def _start(self) -> None:
         n = self.num_players
@@ -135,7 +143,7 @@ class ToyParams(NamedTuple):
     deck: np.ndarray
 
 
-@kernel
+@kernel(inline=True)
 def start(state, params, chance, i):
     n = params.num_players
     state.dealer[i] = chance_lib.integer(chance, i, n)
@@ -148,7 +156,7 @@ def start(state, params, chance, i):
     state.to_act[i] = (state.dealer[i] + 1) % n
 
 
-@kernel
+@kernel(inline=True)
 def apply(state, params, chance, i, action, rewards):
     p = state.to_act[i]
     if action == SWAP:
@@ -172,7 +180,7 @@ def apply(state, params, chance, i, action, rewards):
     return RUNNING
 
 
-@kernel
+@kernel(inline=True)
 def observe(state, params, i, obs, mask):
     obs[:] = 0.0
     p = state.to_act[i]
@@ -186,7 +194,7 @@ def observe(state, params, i, obs, mask):
     return p
 
 
-@kernel
+@kernel(inline=True)
 def _row(state, params, chance, i, action, out):
     rewards = out.rewards[i]
     rewards[:] = 0.0
@@ -210,8 +218,10 @@ def run_rows(state, params, chance, rows, actions, out):
 
 @kernel(parallel=True)
 def run_rows_parallel(state, params, chance, rows, actions, out):
-    for k in numba.prange(rows.shape[0]):
-        _row(state, params, chance, rows[k], actions[k], out)
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        run_rows(state, params, chance, rows[lo:hi], actions[lo:hi], out)
 
 
 class ToyKernel(GameKernel):

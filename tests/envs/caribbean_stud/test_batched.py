@@ -14,6 +14,7 @@ import pytest
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched import hands
 from pokerzoo.envs.batched.compile import kernel
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.testing import differential_play
 from pokerzoo.envs.caribbean_stud.game import FIRST_ANTE_ACTION, FOLD, RAISE
 from pokerzoo.envs.caribbean_stud.kernel import CaribbeanKernel
@@ -96,7 +97,8 @@ def test_random_play_matches_the_scalar_game_100k_steps(config):
 
 def test_the_parallel_loop_plays_the_same_games():
     config = {"boxes": 2, "ante_choices": [1, 2, 5], "num_hands": 2}
-    report = differential_play(CaribbeanKernel, config, seeds=range(32), steps=40, parallel=True)
+    rows = PARALLEL_MIN_ROWS + 20  # enough rows for the parallel loop to be used
+    report = differential_play(CaribbeanKernel, config, seeds=range(rows), steps=10, parallel=True)
     assert report.games > 0
 
 

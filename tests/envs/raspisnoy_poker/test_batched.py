@@ -62,7 +62,7 @@ def _id(config) -> str:
 def test_offsets_come_from_the_encoder():
     for n in (2, 4, 10):
         offsets = observation_offsets(n)
-        assert offsets["o_hand"] == 0 and offsets["o_remaining"] == encoding.size(n) - 1
+        assert offsets["o_hand"] == 0 and offsets["o_remaining"] == encoding.schema(n).size - 1
         params = batched.make("raspisnoy_poker", 1, num_players=n).kernel.params
         assert all(getattr(params, k) == v for k, v in offsets.items())
 
@@ -274,7 +274,7 @@ def test_forehead_play_is_blind_and_a_revealed_joker_waits_for_its_declaration()
         obs, mask, _, _, info = env.step([_action(move)])
     assert np.flatnonzero(mask[0]).tolist() == [A.FOREHEAD]
     obs, mask, _, _, info = env.step([A.FOREHEAD])
-    o = encoding.layout(4)
+    o = encoding.schema(4).offsets
     assert info["current_player"][0] == 3 and obs[0, o["phase"] + 2] == 1.0 and obs[0, o["trick"] + 52] == 1.0
     assert np.flatnonzero(mask[0]).tolist() == sorted([RJ_HIGH] + [joker("RJ", "low", s) for s in "shdc"])
     total = np.zeros(4)
