@@ -18,10 +18,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sb3_contrib import MaskablePPO
 
 from pokerzoo.agents.batched.raspisnoy_poker import HeuristicOpponent
 from pokerzoo.agents.raspisnoy_poker import LOW_CARD_SHARE, HeuristicAgent
 from pokerzoo.envs import batched
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
+from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 from pokerzoo.envs.batched.seats import LearnerSeats
 from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
 from pokerzoo.envs.raspisnoy_poker.kernel import RaspisnoyKernel
@@ -120,11 +123,10 @@ def test_another_low_card_share():
     assert seen["bid:normal"] > 0
 
 
-@pytest.mark.slow
 def test_the_parallel_loop_decides_the_same():
-    # under slow: the parallel decision loop is the costliest compile (about 24 s of CPU on the 2-core machine)
-    seen = compare_heuristics({"schedule": "single", "num_players": 5}, range(48), 120, parallel=True)
-    assert sum(seen.values()) == 48 * 120
+    rows = PARALLEL_MIN_ROWS + 20  # enough rows for the parallel loop to be used
+    seen = compare_heuristics({"schedule": "single", "num_players": 5}, range(rows), 8, parallel=True)
+    assert sum(seen.values()) == rows * 8
 
 
 def test_the_comparison_catches_a_different_decision():
@@ -143,6 +145,14 @@ def test_it_plays_opponent_seats_and_only_raspisnoy():
         assert (env.current_player == 0).all() and np.array_equal(mask, seats.action_masks())
     with pytest.raises(TypeError, match="plays Raspisnoy poker"):
         HeuristicOpponent().act(batched.make("caribbean_stud", 2), np.arange(2))
+
+
+def test_a_tiny_maskable_ppo_run_learns_against_heuristic_opponents():
+    venv = BatchedVecEnv("raspisnoy_poker", 8, opponents=HeuristicOpponent(), seed=0, schedule="single")
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256 and venv.seats.episodes > 0
+    assert venv.observation_space.contains(venv.reset()[0])
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ import pytest
 from raspisnoy_helpers import bid, card, joker, stack
 
 from pokerzoo.envs import batched
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.testing import differential_play
 from pokerzoo.envs.engine.cards import ScriptedChance
 from pokerzoo.envs.engine.game import IllegalActionError
@@ -89,8 +90,9 @@ def test_random_play_matches_the_scalar_game_100k_steps(config):
 
 
 def test_the_parallel_loop_plays_the_same_games():
+    rows = PARALLEL_MIN_ROWS + 20  # enough rows for the parallel loop to be used
     report = differential_play(
-        RaspisnoyKernel, {"schedule": "single", "num_players": 5}, seeds=range(32), steps=60, parallel=True
+        RaspisnoyKernel, {"schedule": "single", "num_players": 5}, seeds=range(rows), steps=12, parallel=True
     )
     assert report.games > 0
 
