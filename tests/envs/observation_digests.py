@@ -57,7 +57,7 @@ CONFIGS: dict[str, list[dict]] = {
         {},
         {"num_players": 7, "wild_pairs": "any_player", "num_hands": 3},
         {"num_players": 4, "stacks": [10, 30, 5, 60], "num_hands": 4, "double_ace_flush": True},
-        {"num_players": 3, "ante": 0, "small_bet": 5, "big_bet": 3, "max_raises": 0},
+        {"num_players": 3, "ante": 0, "small_bet": 3, "big_bet": 5, "max_raises": 0},
     ],
     "raspisnoy_poker": [
         {"num_players": 2, "schedule": "single"},
