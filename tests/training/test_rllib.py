@@ -242,3 +242,78 @@ def test_a_killed_run_resumes_from_its_checkpoint(local_ray, tmp_path):
     assert float(step_of(resumed)) > float(step_of(saved)) > 0
     assert json.loads((run / "rllib.json").read_text())["backend"] == "rllib"
     assert len(trainer.state["snapshots"]) == 2, "the league came back with its snapshots"
+
+
+# --------------------------------------------------------------------------- the batched env source
+BATCHED = [g for g in ("caribbean_stud_v0", "raspisnoy_poker_v0") if g in GAMES]
+
+
+@pytest.mark.parametrize("game", BATCHED)
+def test_batched_source_returns_are_the_games_totals_replayed_on_the_scalar_game(game):
+    """Driven as RLlib's runner drives it (a finished row sits out one step), each row's learner episodes
+    return exactly its seat's total in the scalar game replayed from the row's seed and logged actions."""
+    from pokerzoo.training.rllib.batched import BatchedLeagueVectorEnv
+
+    n, seed = 6, 40
+    vec = BatchedLeagueVectorEnv({**settings.env_config(tiny(game)), "reward_scale": 0.5}, n)
+    inner = vec.seats.env
+    log: list[list[int]] = [[] for _ in range(n)]
+    original = inner.step
+
+    def logged(actions, rows=None):
+        idx = inner._rows(rows)
+        out = original(actions, rows=rows)
+        for r, a in zip(idx.tolist(), np.asarray(actions).tolist()):
+            log[r].append(int(a))
+        return out
+
+    inner.step = logged
+    obs, _ = vec.reset(seed=seed)
+    seats = [[int(vec.seats.seat[i])] for i in range(n)]
+    returns: list[list[float]] = [[0.0] for _ in range(n)]
+    restart = np.zeros(n, dtype=bool)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        actions = [{} if restart[i] else {LEARNER: int(rng.choice(np.flatnonzero(obs[i][LEARNER]["action_mask"])))}
+                   for i in range(n)]  # fmt: skip
+        obs, rewards, terminated, truncated, _ = vec.step(actions)
+        for i in range(n):
+            if restart[i]:  # the row's next episode starts here
+                seats[i].append(int(vec.seats.seat[i]))
+                returns[i].append(0.0)
+            returns[i][-1] += rewards[i].get(LEARNER, 0.0) / 0.5
+        restart = np.array([t["__all__"] or u["__all__"] for t, u in zip(terminated, truncated)])
+    assert vec.seats.skipped_episodes == 0
+    checked = 0
+    for i in range(n):
+        aec = env_module(game).raw_env(**OPTIONS.get(game, {}))
+        aec.reset(seed=seed + i)
+        finished = len(returns[i]) - (0 if restart[i] else 1)
+        game_index = 0
+        for a in log[i]:
+            aec.step(a)
+            if aec.game.is_over:
+                if game_index < finished:
+                    seat = seats[i][game_index]
+                    assert returns[i][game_index] == pytest.approx(aec.game.total_rewards[seat], abs=1e-9)
+                    checked += 1
+                game_index += 1
+                aec.reset()
+    assert checked >= n
+
+
+def test_a_short_run_on_the_batched_source(local_ray, tmp_path):
+    game = BATCHED[0] if BATCHED else pytest.skip("no batched game installed")
+    cfg = tiny(game, opponents__self_play=0.0, n_envs=4)
+    report = RllibTrainer(cfg, tmp_path / "run", env_source="batched", progress=False).train()
+    assert report["throughput"]["vec_env"].startswith("rllib (batched")
+    assert json.loads((tmp_path / "run" / "rllib.json").read_text())["env_source"] == "batched"
+    assert read_policy(tmp_path / "run" / "final" / "policy.json").document["game"] == game
+
+
+def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
+    with pytest.raises(settings.RllibConfigError, match="uniform random"):
+        RllibTrainer(tiny(LEAGUE_GAME, opponents__scripted={"heuristic": 1.0}), tmp_path, env_source="batched")
+    if "perico_v0" in GAMES and "perico_v0" not in {g for g in BATCHED}:
+        with pytest.raises(settings.RllibConfigError, match="no batched engine"):
+            RllibTrainer(tiny("perico_v0"), tmp_path, env_source="batched")
