@@ -311,8 +311,20 @@ def test_a_short_run_on_the_batched_source(local_ray, tmp_path):
     assert read_policy(tmp_path / "run" / "final" / "policy.json").document["game"] == game
 
 
+def test_the_batched_source_seats_a_scripted_agents_batched_port():
+    from pokerzoo.agents.batched.raspisnoy_poker import HeuristicOpponent
+    from pokerzoo.training.rllib.batched import BatchedLeagueVectorEnv
+
+    if "raspisnoy_poker_v0" not in BATCHED:
+        pytest.skip("Raspisnoy has no batched engine here")
+    cfg = tiny("raspisnoy_poker_v0", opponents__scripted={"heuristic": 1.0}, opponents__self_play=0.0)
+    settings.check(cfg, 0, "batched")
+    vec = BatchedLeagueVectorEnv(settings.env_config(cfg), 2)
+    assert isinstance(vec.seats.opponents[0], HeuristicOpponent)
+
+
 def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
-    with pytest.raises(settings.RllibConfigError, match="uniform random"):
+    with pytest.raises(settings.RllibConfigError, match="batched port"):
         RllibTrainer(tiny(LEAGUE_GAME, opponents__scripted={"heuristic": 1.0}), tmp_path, env_source="batched")
     if "perico_v0" in GAMES and "perico_v0" not in {g for g in BATCHED}:
         with pytest.raises(settings.RllibConfigError, match="no batched engine"):

@@ -4,12 +4,12 @@
 RLlib's ``SyncVectorMultiAgentEnv`` steps one by one with one ``BatchedEnv``
 (``pokerzoo.envs.batched.make``) of that many rows, stepped by the game's
 compiled kernel. Each row is one env: the learner's seat (drawn per episode)
-against uniform random legal play in the other seats, with
-``SingleSeatEnv``'s rewards (``envs.batched.seats.LearnerSeats``, which the
-batched tests replay on the scalar game); the learner's rewards are scaled
-by ``reward_scale``. Only the games with a kernel, and that league (no
-scripted agents but ``random``, no snapshots), can use it
-(``settings.check`` refuses the rest).
+against one scripted agent with a batched port in the other seats
+(``settings.batched_opponents``: ``random`` everywhere, Raspisnoy's
+``heuristic``), with ``SingleSeatEnv``'s rewards (``envs.batched.seats.LearnerSeats``,
+which the batched tests replay on the scalar game); the learner's rewards are
+scaled by ``reward_scale``. Only the games with a kernel, and that league (one
+scripted agent, no snapshots), can use it (``settings.check`` refuses the rest).
 
 RLlib's ``MultiAgentEnvRunner`` builds its vector env itself (``make_vec``
 over gym-registered ``MultiAgentEnv`` copies), so ``BatchedEnvRunner`` overrides
@@ -21,6 +21,7 @@ so rows are stepped selectively (``BatchedEnv.step(rows=...)``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from pokerzoo.envs import batched, game_class
 from pokerzoo.envs.batched.seats import LearnerSeats, _EpisodeStats
+from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.env import LEARNER, TimedEnvRunner, observation_space
 from pokerzoo.training.rllib.modules import MASK_KEY, OBS_KEY
 
@@ -84,7 +86,10 @@ class BatchedLeagueVectorEnv(VectorMultiAgentEnv):
         super().__init__()
         cfg = dict(config)
         game = game_class(cfg["game"])(seed=0, **dict(cfg.get("options") or {}))
-        self.seats = RowSeats(batched.make(cfg["game"], num_envs, **dict(cfg.get("options") or {})))
+        self.seats = RowSeats(
+            batched.make(cfg["game"], num_envs, **dict(cfg.get("options") or {})),
+            batched_opponent(cfg["game"], next(iter(cfg.get("scripted") or {"random": 1.0}))),
+        )
         self.reward_scale = float(cfg.get("reward_scale", 1.0))
         self.num_envs = num_envs
         space, actions = observation_space(game), gym.spaces.Discrete(game.num_actions)
@@ -131,6 +136,16 @@ class BatchedLeagueVectorEnv(VectorMultiAgentEnv):
 
     def _row(self, i: int) -> dict[str, dict[str, np.ndarray]]:
         return {LEARNER: {OBS_KEY: self._obs[i].copy(), MASK_KEY: self._mask[i].copy()}}
+
+
+def batched_opponent(game: str, spec: str) -> Any:
+    """The batched port of the scripted agent ``spec`` in ``game`` (an env id; ``settings.batched_opponents``)."""
+    ports = settings.batched_opponents(game)
+    if spec not in ports:
+        raise ValueError(f"{spec!r} has no batched port for {game}; available: {', '.join(ports)}")
+    where = ports[spec]
+    module, name = where.split(":")
+    return getattr(importlib.import_module(module), name)()
 
 
 class BatchedEnvRunner(TimedEnvRunner):

@@ -94,14 +94,28 @@ def _batched_refusals(cfg: Mapping[str, Any]) -> list[str]:
     if cfg["game"] not in BATCHED_GAMES:
         out.append(f"--env-source batched: {cfg['game']} has no batched engine (batched: {', '.join(BATCHED_GAMES)})")
     opp = cfg["opponents"]
-    if set(opp["scripted"]) != {"random"}:
+    available = batched_opponents(cfg["game"])
+    if len(opp["scripted"]) != 1 or next(iter(opp["scripted"])) not in available:
         out.append(
-            f"--env-source batched: scripted opponents {sorted(opp['scripted'])}: the batched source plays the "
-            "other seats with uniform random legal actions only (opponents.scripted: {random: 1})"
+            f"--env-source batched: scripted opponents {sorted(opp['scripted'])}: the batched source seats one "
+            f"scripted agent that has a batched port, for {cfg['game']}: {', '.join(available)} "
+            "(e.g. opponents.scripted: {random: 1})"
         )
     if opp["self_play"] and opp["snapshot_every"]:
         out.append("--env-source batched: self-play snapshots need the AEC source (opponents.self_play: 0)")
     return out
+
+
+# Scripted agents with a batched port (``act(env, rows)``), by spec: "module:Class"; "random" for every game.
+BATCHED_OPPONENTS = {"random": "pokerzoo.envs.batched.opponents:RandomOpponent"}
+GAME_BATCHED_OPPONENTS = {
+    "raspisnoy_poker_v0": {"heuristic": "pokerzoo.agents.batched.raspisnoy_poker:HeuristicOpponent"},
+}
+
+
+def batched_opponents(game: str) -> dict[str, str]:
+    """The scripted agents the batched source can seat in ``game``'s other seats (spec -> "module:Class")."""
+    return {**BATCHED_OPPONENTS, **GAME_BATCHED_OPPONENTS.get(game, {})}
 
 
 def envs_per_runner(cfg: Mapping[str, Any], env_runners: int) -> int:
