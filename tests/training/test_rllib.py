@@ -33,8 +33,9 @@ from pokerzoo.envs import env_module
 from pokerzoo.evaluation.tournament import installed_games
 from pokerzoo.training.config import load_config
 from pokerzoo.training.rllib import settings
+from pokerzoo.training.rllib.checkpoint import find_intact
 from pokerzoo.training.rllib.env import LEARNER, LeagueEnv
-from pokerzoo.training.rllib.trainer import RllibTrainer, algorithm_config, find_intact
+from pokerzoo.training.rllib.trainer import RllibTrainer, algorithm_config
 
 GAMES = installed_games()
 OPTIONS = {"mexican_poker_v0": {"rounds": 2}, "raspisnoy_poker_v0": {"schedule": "single"}}
@@ -329,3 +330,83 @@ def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
     if "perico_v0" in GAMES and "perico_v0" not in {g for g in BATCHED}:
         with pytest.raises(settings.RllibConfigError, match="no batched engine"):
             RllibTrainer(tiny("perico_v0"), tmp_path, env_source="batched")
+
+
+# --------------------------------------------------------------------------- weights in and out
+def test_snapshots_reach_the_env_runners_and_init_from_reads_an_sb3_policy(local_ray, tmp_path):
+    """init_from takes a MaskablePPO policy file as it is (same layout); a snapshot's weights play in the envs."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from pokerzoo.training.policy_export import save_policy
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    cfg = tiny(LEAGUE_GAME)
+    model = MaskablePPO("MlpPolicy", SingleSeatEnv(LEAGUE_GAME, cfg["options"]), policy_kwargs={
+        "net_arch": {"pi": [8], "vf": [8]}, "activation_fn": torch.nn.Tanh}, n_steps=8, batch_size=8, device="cpu")
+    document = {"game": cfg["game"], "options": cfg["options"], "observation_size": model.observation_space.shape[0],
+                "num_actions": int(model.action_space.n)}  # fmt: skip
+    source = save_policy(model, tmp_path / "sb3.json", document)
+    trainer = RllibTrainer({**cfg, "init_from": str(source)}, tmp_path / "run", progress=False)
+    trainer._build()
+    try:
+        trainer.init_weights(source)
+        expected = read_policy(source).tensors
+        got = {k: v.detach().numpy() for k, v in trainer.learner_net().state_dict().items()}
+        assert expected.keys() == got.keys()
+        for k in expected:
+            np.testing.assert_array_equal(expected[k], got[k])
+        path = trainer.snapshot()
+        played = trainer.algo.env_runner.module["snapshot0"].net.state_dict()
+        for k, v in read_policy(path).tensors.items():
+            np.testing.assert_array_equal(v, played[k].numpy(), err_msg=k)
+        league = trainer.algo.env_runner.env.envs[0].unwrapped.probabilities()
+        assert league["snapshot0"] > 0
+    finally:
+        trainer.algo.stop()
+
+
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol:UserWarning")  # the hostile file's, refused anyway
+def test_a_hostile_or_damaged_checkpoint_is_skipped_and_named(tmp_path):
+    """The newest checkpoint's state.pt carries a pickle payload, the next one a changed byte: both are skipped,
+    named, and nothing runs; the oldest, intact, is the one resume takes."""
+    import hashlib
+    import pickle
+
+    import torch
+
+    from pokerzoo.agents.policy_file import write_policy
+    from pokerzoo.training import checkpoint as ckpt
+    from pokerzoo.training.policy_export import mlp_architecture, policy_document
+    from pokerzoo.training.rllib.checkpoint import FILES, FORMAT
+    from pokerzoo.training.rllib.modules import ActorCritic
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {tmp_path / 'pwned'}",))
+
+    cfg, run = tiny(LEAGUE_GAME), tmp_path / "run"
+    net = ActorCritic(env_module(LEAGUE_GAME).raw_env().game.observation_size,
+                      env_module(LEAGUE_GAME).raw_env().num_actions, [8], "tanh")  # fmt: skip
+    folders = []
+    for step in (96, 192, 288):
+        folder = run / "checkpoints" / f"step_{step:012d}"
+        document = {**policy_document(cfg, step), "architecture": mlp_architecture(net)}
+        write_policy(folder / "policy.json", document, {k: v.detach().numpy() for k, v in net.state_dict().items()})
+        torch.save(ckpt.encode({"format": FORMAT, "algorithm": {}, "trainer": {"steps": step}}), folder / "state.pt")
+        folders.append(folder)
+    (folders[2] / "state.pt").write_bytes(pickle.dumps(Payload()))
+    for folder in folders:
+        files = {n: hashlib.sha256((folder / n).read_bytes()).hexdigest() for n in FILES}
+        manifest = {"format": FORMAT, "step": int(folder.name[5:]), "files": files}
+        (folder / "checkpoint.json").write_text(json.dumps(manifest))
+    with open(folders[1] / "policy.safetensors", "r+b") as fh:  # a changed byte after the manifest was written
+        fh.seek(40)
+        byte = fh.read(1)
+        fh.seek(40)
+        fh.write(bytes([byte[0] ^ 1]))
+    found, skipped = find_intact(run)
+    assert found is not None and found.step == 96
+    assert [name for name, _ in skipped] == [folders[2].name, folders[1].name]
+    assert "plain data" in skipped[0][1] and "SHA-256" in skipped[1][1]
+    assert not (tmp_path / "pwned").exists()

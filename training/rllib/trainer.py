@@ -63,13 +63,12 @@ from pokerzoo.training.final_report import evaluate_pair, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, mlp_architecture, policy_document
 from pokerzoo.training.resume import append_rows, make_logger, truncate_csv
 from pokerzoo.training.rllib import settings
+from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, find_intact, latest_checkpoint, read
 from pokerzoo.training.rllib.env import LEARNER, SAMPLE_SECONDS, LeagueEnv, TimedEnvRunner, module_of, snapshot_module
 from pokerzoo.training.rllib.modules import ActorCritic, MaskedMLPModule
 
 logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # its notes on the API stack are not the user's business
 
-FORMAT = "pokerzoo.rllib-checkpoint/1"
-FILES = ("policy.json", "policy.safetensors", "state.pt")
 BACKEND_FILE = "rllib.json"
 NET_PREFIX = "net."  # the module's torch attribute holding the ActorCritic
 
@@ -496,59 +495,3 @@ def _set_league(runner: Any, filled: list[int]) -> None:
         target = getattr(sub, "unwrapped", sub)
         if hasattr(target, "set_league"):
             target.set_league(filled)
-
-
-def latest_checkpoint(run_dir: Path) -> Path | None:
-    for folder in ckpt.candidates(run_dir):
-        if (folder / ckpt.MANIFEST).is_file():
-            return folder
-    return None
-
-
-def read(folder: Path | None) -> ckpt.Checkpoint:
-    """Check an RLlib checkpoint folder completely and read it (``CheckpointError`` says why it cannot be used)."""
-    if folder is None or not folder.is_dir():
-        raise ckpt.CheckpointError("missing")
-    try:
-        manifest = json.loads((folder / ckpt.MANIFEST).read_text())
-    except FileNotFoundError:
-        raise ckpt.CheckpointError(f"no {ckpt.MANIFEST} (unfinished or damaged)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ckpt.CheckpointError(f"{ckpt.MANIFEST} is not readable JSON ({exc})") from None
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(files, dict):
-        raise ckpt.CheckpointError(f"{ckpt.MANIFEST} is not an RLlib-backend checkpoint manifest ({FORMAT})")
-    step = manifest.get("step")
-    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-        raise ckpt.CheckpointError(f"{ckpt.MANIFEST}: step missing or malformed")
-    for name in FILES:
-        if not (folder / name).is_file():
-            raise ckpt.CheckpointError(f"{name} is missing")
-        if files.get(name) != sha256_of(folder / name):
-            raise ckpt.CheckpointError(f"{name} does not match its SHA-256 in {ckpt.MANIFEST} (truncated or changed)")
-    try:
-        read_policy(folder / "policy.json")
-    except (ValueError, FileNotFoundError) as exc:
-        raise ckpt.CheckpointError(f"policy: {exc}") from None
-    state = ckpt.decode(ckpt._torch_load(folder / "state.pt"))
-    ok = (
-        isinstance(state, dict)
-        and state.get("format") == FORMAT
-        and isinstance(state.get("algorithm"), dict)
-        and isinstance(state.get("trainer"), dict)
-        and state["trainer"].get("steps") == step
-    )
-    if not ok:
-        raise ckpt.CheckpointError("state.pt does not hold what an RLlib-backend checkpoint holds")
-    return ckpt.Checkpoint(folder, step, {}, {}, state, folder / "policy.json")
-
-
-def find_intact(run_dir: Path) -> tuple[ckpt.Checkpoint | None, list[tuple[str, str]]]:
-    """The newest checkpoint ``read`` accepts, and (name, why) for each newer one skipped."""
-    skipped = []
-    for folder in ckpt.candidates(run_dir):
-        try:
-            return read(folder), skipped
-        except ckpt.CheckpointError as exc:
-            skipped.append((folder.name, str(exc)))
-    return None, skipped
