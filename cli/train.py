@@ -191,8 +191,9 @@ def _rllib_backend(args: argparse.Namespace) -> bool:
 
 
 def _rllib_trainer():
-    """The RLlib trainer class (deferred: Ray is the optional 'ray' extra and takes seconds to import)."""
+    """The RLlib trainer class, or a clear error where the 'ray' extra is missing."""
     try:
+        # Deferred: Ray is the optional 'ray' extra and takes seconds to import.
         from pokerzoo.training.rllib.trainer import RllibTrainer
     except ModuleNotFoundError as exc:
         raise ValueError(
