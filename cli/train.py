@@ -1,4 +1,4 @@
-"""Train a MaskablePPO policy from a YAML config, or resume a killed run exactly where it stopped.
+"""Train a policy from a YAML config, or resume a killed run exactly where it stopped.
 
 Examples:
 
@@ -6,6 +6,12 @@ Examples:
     pokerzoo train configs/caribbean_stud/ppo.yaml --timesteps 20000 --out runs/try
     pokerzoo train --resume runs/try            # after a kill: from the newest intact checkpoint
     pokerzoo train configs/perico/ppo.yaml --set ppo.n_steps=256 opponents.self_play=0
+    pokerzoo train configs/caribbean_stud/demo.yaml --set n_envs=8192 league.self_play=1
+
+Games with a batched kernel train on the batched engine by default (engine:
+batched: PPO over thousands of games at once, the learner in any number of
+seats against a self-play league); engine: aec (the default for the others)
+is MaskablePPO over the PettingZoo env.
 
 The run folder (--out, default runs/train/NAME-TIME) gets config.yaml,
 progress.csv and tb/ (TensorBoard), evals.csv, checkpoints/, snapshots/ and
@@ -23,8 +29,8 @@ from pathlib import Path
 
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.config import default_run_dir, load_config, rounding_note, trained_steps
+from pokerzoo.training.engines import make_trainer, resume_trainer
 from pokerzoo.training.shipping import ship_policy
-from pokerzoo.training.train import Trainer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         if args.config or args.set or args.out:
             raise ValueError("--resume takes the run's own config.yaml; give only --timesteps with it")
-        trainer = Trainer.resume(args.resume, total_timesteps=args.timesteps, verbose=args.verbose, progress=progress)
+        trainer = resume_trainer(args.resume, total_timesteps=args.timesteps, verbose=args.verbose, progress=progress)
         for name, why in trainer.skipped_checkpoints:
             print(f"skipped checkpoint {name}: {why}", flush=True)
         print(f"resuming {args.resume} from {trainer._resume_from.name}", flush=True)
@@ -100,9 +106,10 @@ def run(args: argparse.Namespace) -> int:
             overrides["total_timesteps"] = args.timesteps
         cfg = load_config(args.config, overrides)
         out = Path(args.out) if args.out else default_run_dir(cfg)
-        trainer = Trainer(cfg, out, verbose=args.verbose, progress=progress)
+        trainer = make_trainer(cfg, out, verbose=args.verbose, progress=progress)
         print(
-            f"training {cfg['name']} on {cfg['game']} for {trained_steps(cfg):,} steps into {out}",
+            f"training {cfg['name']} on {cfg['game']} (engine {cfg['engine']}) for {trained_steps(cfg):,} steps "
+            f"into {out}",
             flush=True,
         )
         note = rounding_note(cfg)

@@ -108,7 +108,7 @@ def test_init_from_refuses_a_crafted_zip(crafted_zip, tmp_path):
     from pokerzoo.training.config import load_config
     from pokerzoo.training.train import Trainer
 
-    cfg = load_config({"game": "caribbean_stud", "n_envs": 1, "vec_env": "dummy", "total_timesteps": 8,
+    cfg = load_config({"game": "caribbean_stud", "engine": "aec", "n_envs": 1, "vec_env": "dummy", "total_timesteps": 8,
                        "ppo": {"n_steps": 8, "batch_size": 8}, "init_from": str(crafted_zip)})  # fmt: skip
     with pytest.raises(PolicyFileError, match="convert --trust"):
         Trainer(cfg, tmp_path / "run", progress=False).train()
@@ -132,13 +132,13 @@ def test_checkpoint_and_env_state_loaders_refuse_a_payload(tmp_path, marker):
     for name in ckpt.FILES:  # the new format's names, every file a payload, the manifest vouching for them
         (folder / name).write_bytes(payload(marker))
     manifest = {"format": ckpt.FORMAT, "step": 8, "model": dict.fromkeys(ckpt.MODEL_COUNTERS, 0),
-                "files": {n: ckpt._sha256(folder / n) for n in ckpt.FILES}}  # fmt: skip
+                "files": {n: ckpt.file_sha256(folder / n) for n in ckpt.FILES}}  # fmt: skip
     (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(ckpt.CheckpointError):
         ckpt.read(folder)
     for name in ("optimizer.pt", "state.pt"):
         with pytest.raises(ckpt.CheckpointError, match="not loadable as plain data"):
-            ckpt._torch_load(folder / name)
+            ckpt.torch_load(folder / name)
     assert ckpt.find_intact(tmp_path / "run")[0] is None
 
 

@@ -22,6 +22,8 @@ from pokerzoo.evaluation import report
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.evaluation.tournament import Tournament, run_tournament
 from pokerzoo.training.config import baseline_deals, baseline_spec
+from pokerzoo.training.policy_export import policy_document, save_policy
+from pokerzoo.training.resume import append_rows
 
 
 def evaluate_pair(
@@ -71,6 +73,31 @@ def evaluate_pair(
         "seconds": summary["seconds"],
     }
     return {"row": row, "summary": summary}
+
+
+def periodic_evaluation(cfg: Mapping, run_dir: Path, model, steps: int) -> list[dict]:
+    """The current policy against every ``eval.baselines`` agent; the rows, also appended to ``RUN/evals.csv``.
+
+    ``model`` is a torch policy (or a model holding one) that ``save_policy``
+    writes; the policy file is deleted afterwards (the rows keep the numbers;
+    snapshots keep the policies worth keeping).
+    """
+    e = cfg["eval"]
+    path = save_policy(model, run_dir / "evals" / f"step_{steps:012d}.json", policy_document(cfg, steps))
+    rows = []
+    for baseline in e["baselines"]:
+        result = evaluate_pair(
+            cfg,
+            f"policy:{path.resolve()}",
+            baseline_spec(baseline),
+            baseline_deals(baseline, e["deals"]),
+            workers=e["workers"],
+        )
+        rows.append({"timesteps": steps, **result["row"]})
+    append_rows(run_dir / "evals.csv", rows)
+    path.unlink()
+    path.with_suffix(".safetensors").unlink()
+    return rows
 
 
 def _decision_split(summary: dict) -> tuple[int, int]:
@@ -180,14 +207,11 @@ def fmt_estimate(mean: float | None, low: float | None = None, high: float | Non
 def final_markdown(cfg: Mapping, report: Mapping) -> str:
     tp = report["throughput"]
     lines = [
-        f"# {report['run']}: MaskablePPO on {report['game']}",
+        f"# {report['run']}: {tp.get('algorithm', 'MaskablePPO')} on {report['game']}",
         "",
         cfg.get("description") or "",
         "",
-        f"Trained {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.1f} min wall time "
-        f"({tp['n_envs']} envs in {tp['workers'] or 'no'} worker processes); env steps/s while collecting: "
-        f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
-        f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s).",
+        *(_batched_lines(tp) if tp.get("engine") == "batched" else _aec_lines(tp)),
         "",
         *(_init_lines(tp.get("init_from"))),
         *(_pretrain_lines(tp.get("pretrain"))),
@@ -238,6 +262,37 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
         "Per-baseline harness reports (report.md, games.csv, means.png) are in the `vs_*` folders.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _aec_lines(tp: Mapping) -> list[str]:
+    return [
+        f"Trained {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.1f} min wall time "
+        f"({tp['n_envs']} envs in {tp['workers'] or 'no'} worker processes); env steps/s while collecting: "
+        f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
+        f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s)."
+    ]
+
+
+def _batched_lines(tp: Mapping) -> list[str]:
+    net = tp["network"]
+    lines = [
+        f"Trained {tp['timesteps']:,} learner decisions ({tp['updates']:,} PPO updates, {tp['games']:,} games in "
+        f"{tp['n_envs']:,} batched rows) in {tp['wall_seconds'] / 60:.1f} min wall time, "
+        f"{tp['cpu_seconds'] / 60:.1f} min CPU time. Learner decisions per second end to end (collection and "
+        f"updates): {_rate(tp['learner_steps_per_second'])} of wall time, "
+        f"{_rate(tp['learner_steps_per_second_cpu'])} of CPU time; over the whole run with the evaluations: "
+        f"{_rate(tp['env_steps_per_second_overall'])}. Network: actor {net['pi']}, critic {net['vf']}, "
+        f"{net['activation']}; {tp['torch_threads']} torch thread(s); resumed {tp['resumes']} time(s).",
+    ]
+    if tp.get("league"):
+        lines += ["", "League at the end (PFSP: the learner's estimated win rate against each member, and how often "
+                  "it is drawn):", "", "| member | games | win rate | weight |", "|---|---|---|---|"]  # fmt: skip
+        lines += [f"| `{m['name']}` | {m['games']:,} | {m['win_rate']:.3f} | {m['weight']:.3f} |" for m in tp["league"]]
+    return lines
+
+
+def _rate(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:,.0f}"
 
 
 def _above_zero(row: Mapping) -> str:

@@ -207,7 +207,8 @@ def checkpoint_folder(tmp_path_factory) -> Path:
     from pokerzoo.training.train import Trainer
 
     run = tmp_path_factory.mktemp("ckpt") / "run"
-    cfg = {"game": "caribbean_stud", "n_envs": 2, "vec_env": "dummy", "total_timesteps": 32, "checkpoint_every": 32,
+    cfg = {"game": "caribbean_stud", "engine": "aec", "n_envs": 2, "vec_env": "dummy", "total_timesteps": 32,
+           "checkpoint_every": 32,
            "ppo": {"n_steps": 16, "batch_size": 16, "net_arch": [4]}, "eval": {"every": 0, "final_deals": 2,
            "final_workers": 1}}  # fmt: skip
     Trainer(load_config(cfg), run, progress=False).train()
