@@ -55,9 +55,13 @@ def _net_arch(value: Any) -> Any:
         return [int(n) for n in x]
 
     if isinstance(value, Mapping):
-        if set(value) != {"pi", "vf"}:
-            raise ValueError("net_arch is a list of layer sizes or {pi: [...], vf: [...]}")
-        return {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
+        if set(value) not in ({"pi", "vf"}, {"shared", "pi", "vf"}):
+            raise ValueError(
+                "net_arch is a list of layer sizes, {pi: [...], vf: [...]} or (engine batched) "
+                "{shared: [...], pi: [...], vf: [...]}"
+            )
+        out = {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
+        return {"shared": layers(value["shared"]), **out} if "shared" in value else out
     return layers(value)
 
 
@@ -286,7 +290,13 @@ PPO = OptionSet(
     Option("max_grad_norm", 0.5, "gradient clipping norm", kind=float, low=0),
     Option("target_kl", None, "early stop of an update past this KL (null: none)", convert=_optional_positive),
     Option("normalize_advantage", True, "normalise advantages per minibatch", kind=bool),
-    Option("net_arch", [64, 64], "hidden layers: [64, 64] or {pi: [...], vf: [...]}", convert=_net_arch),
+    Option(
+        "net_arch",
+        [64, 64],
+        "hidden layers: [64, 64], {pi: [...], vf: [...]}, or with engine batched {shared: [...], pi: [...], "
+        "vf: [...]} (layers shared by actor and critic first)",
+        convert=_net_arch,
+    ),
     Option("activation", "tanh", "hidden-layer activation", choices=ACTIVATIONS),
 )
 
@@ -497,6 +507,11 @@ def _check_engine(cfg: dict) -> None:
                 f"{'' if given else ' (the default for ' + cfg['game'] + ')'}: "
                 f"remove {key} or set engine: {other}"
             )
+    if engine == "aec" and isinstance(cfg["ppo"]["net_arch"], dict) and "shared" in cfg["ppo"]["net_arch"]:
+        raise ConfigError(
+            "training config, ppo: net_arch.shared (layers shared by actor and critic) is for engine batched; "
+            "SB3's MlpPolicy (engine aec) keeps them apart"
+        )
     if engine == "aec" and cfg["n_envs"] > AEC_MAX_ENVS:
         raise ConfigError(
             f"training config: n_envs={cfg['n_envs']} is out of range for engine aec; expected int in 1..{AEC_MAX_ENVS}"

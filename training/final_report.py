@@ -281,7 +281,7 @@ def _batched_lines(tp: Mapping) -> list[str]:
         f"{tp['cpu_seconds'] / 60:.1f} min CPU time. Learner decisions per second end to end (collection and "
         f"updates): {_rate(tp['learner_steps_per_second'])} of wall time, "
         f"{_rate(tp['learner_steps_per_second_cpu'])} of CPU time; over the whole run with the evaluations: "
-        f"{_rate(tp['env_steps_per_second_overall'])}. Network: actor {net['pi']}, critic {net['vf']}, "
+        f"{_rate(tp['env_steps_per_second_overall'])}. Network: {_shared(net)}actor {net['pi']}, critic {net['vf']}, "
         f"{net['activation']}; {tp['torch_threads']} torch thread(s); resumed {tp['resumes']} time(s).",
     ]
     if tp.get("league"):
@@ -289,6 +289,10 @@ def _batched_lines(tp: Mapping) -> list[str]:
                   "it is drawn):", "", "| member | games | win rate | weight |", "|---|---|---|---|"]  # fmt: skip
         lines += [f"| `{m['name']}` | {m['games']:,} | {m['win_rate']:.3f} | {m['weight']:.3f} |" for m in tp["league"]]
     return lines
+
+
+def _shared(net: Mapping) -> str:
+    return f"shared {net['shared']}, then " if net.get("shared") else ""
 
 
 def _rate(x: float | None) -> str:
@@ -331,8 +335,8 @@ def plot_learning_curve(run_dir: Path, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    evals = _read_csv(run_dir / "evals.csv")
-    progress = _read_csv(run_dir / "progress.csv")
+    evals = read_csv(run_dir / "evals.csv")
+    progress = read_csv(run_dir / "progress.csv")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax = axes[0]
     by_baseline: dict[str, list[dict]] = {}
@@ -365,7 +369,7 @@ def plot_learning_curve(run_dir: Path, path: Path) -> None:
     plt.close(fig)
 
 
-def _read_csv(path: Path) -> list[dict]:
+def read_csv(path: Path) -> list[dict]:
     if not path.is_file():
         return []
     with open(path, newline="") as fh:

@@ -70,10 +70,11 @@ def architecture(policy) -> dict:
             )
     names = {id(m): name for name, m in policy.named_modules()}
     mlp = policy.mlp_extractor
+    shared = list(getattr(mlp, "shared_net", None) or [])  # layers before the split (the batched trainer's option)
     return {
         "kind": "mlp",
-        "actor": _linear_layers([*mlp.policy_net, policy.action_net], names, "actor"),
-        "critic": _linear_layers([*mlp.value_net, policy.value_net], names, "critic"),
+        "actor": _linear_layers([*shared, *mlp.policy_net, policy.action_net], names, "actor"),
+        "critic": _linear_layers([*shared, *mlp.value_net, policy.value_net], names, "critic"),
     }  # fmt: skip
 
 

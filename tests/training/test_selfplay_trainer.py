@@ -278,3 +278,29 @@ def _has_kernel(game: str) -> bool:
     from pokerzoo.envs.batched import BATCHED_GAMES
 
     return f"{game}_v0" in BATCHED_GAMES
+
+
+def test_demo_trains_on_the_batched_engine_prints_the_curve_and_the_report(tmp_path, capsys):
+    from pokerzoo.cli.main import main
+
+    config = tmp_path / "demo.yaml"
+    config.write_text(yaml.safe_dump(tiny(total_timesteps=600, eval__every=300, checkpoint_every=0)))
+    args = ["demo", "--config", str(config), "--games", "6", "--workers", "1", "--out", str(tmp_path), "--no-progress"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    run = next(tmp_path.glob("high_card-train-*"))
+    assert "(engine batched)" in out and "learner decisions/s end to end" in out
+    assert "| learner decisions | vs random | vs threshold |" in out and "| 0 | " in out
+    assert f"policy:{run}" in out and "Paired differences" in out
+    assert out.rstrip().splitlines()[-1].startswith(f"report: {run / 'demo_evaluation' / 'report.md'}")
+    with pytest.raises(ValueError, match="--game perico but the config"):
+        from pokerzoo.cli import demo
+
+        demo.run_training(demo_args(config))
+
+
+def demo_args(config: Path):
+    import argparse
+
+    return argparse.Namespace(config=str(config), game="perico", timesteps=None, games=None, out="x", seed=0,
+                              workers=1, progress=False)  # fmt: skip

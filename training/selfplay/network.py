@@ -27,11 +27,12 @@ MASKED_LOGIT = -1e8
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
-def split_arch(net_arch: Sequence[int] | Mapping[str, Sequence[int]]) -> tuple[list[int], list[int]]:
-    """``[64, 64]`` (the same for both) or ``{pi: [...], vf: [...]}`` -> (actor layers, critic layers)."""
+def split_arch(net_arch: Sequence[int] | Mapping[str, Sequence[int]]) -> tuple[list[int], list[int], list[int]]:
+    """``[64, 64]`` (the same for both), ``{pi: [...], vf: [...]}`` or ``{shared: [...], pi: [...], vf: [...]}``
+    -> (shared layers, actor layers, critic layers)."""
     if isinstance(net_arch, Mapping):
-        return list(net_arch["pi"]), list(net_arch["vf"])
-    return list(net_arch), list(net_arch)
+        return list(net_arch.get("shared") or []), list(net_arch["pi"]), list(net_arch["vf"])
+    return [], list(net_arch), list(net_arch)
 
 
 def _mlp(inputs: int, layers: Sequence[int], activation: type[nn.Module]) -> nn.Sequential:
@@ -43,12 +44,16 @@ def _mlp(inputs: int, layers: Sequence[int], activation: type[nn.Module]) -> nn.
 
 
 class _Extractor(nn.Module):
-    """Holds the actor's and the critic's hidden layers under SB3's names."""
+    """Holds the hidden layers under SB3's names: ``shared_net`` (none by default), then ``policy_net`` and
+    ``value_net``."""
 
-    def __init__(self, inputs: int, pi: Sequence[int], vf: Sequence[int], activation: type[nn.Module]):
+    def __init__(self, inputs: int, shared: Sequence[int], pi: Sequence[int], vf: Sequence[int],
+                 activation: type[nn.Module]):  # fmt: skip
         super().__init__()
-        self.policy_net = _mlp(inputs, pi, activation)
-        self.value_net = _mlp(inputs, vf, activation)
+        self.shared_net = _mlp(inputs, shared, activation) if shared else None
+        width = shared[-1] if shared else inputs
+        self.policy_net = _mlp(width, pi, activation)
+        self.value_net = _mlp(width, vf, activation)
 
 
 class ActorCritic(nn.Module):
@@ -62,13 +67,14 @@ class ActorCritic(nn.Module):
         activation: str,
     ):
         super().__init__()
-        pi, vf = split_arch(net_arch)
+        shared, pi, vf = split_arch(net_arch)
         act = ACTIVATION_MODULES[activation]
         box = spaces.Box(-np.inf, np.inf, (observation_size,), np.float32)
         self.features_extractor = FlattenExtractor(box)  # no parameters: what policy_export checks for
-        self.mlp_extractor = _Extractor(observation_size, pi, vf, act)
-        self.action_net = nn.Linear(pi[-1] if pi else observation_size, num_actions)
-        self.value_net = nn.Linear(vf[-1] if vf else observation_size, 1)
+        self.mlp_extractor = _Extractor(observation_size, shared, pi, vf, act)
+        width = shared[-1] if shared else observation_size
+        self.action_net = nn.Linear(pi[-1] if pi else width, num_actions)
+        self.value_net = nn.Linear(vf[-1] if vf else width, 1)
         self.observation_size = observation_size
         self.num_actions = num_actions
         self._init_weights()
@@ -83,8 +89,10 @@ class ActorCritic(nn.Module):
                     m.bias.data.fill_(0.0)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.action_net(self.mlp_extractor.policy_net(obs))
-        values = self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+        mlp = self.mlp_extractor
+        features = obs if mlp.shared_net is None else mlp.shared_net(obs)
+        logits = self.action_net(mlp.policy_net(features))
+        values = self.value_net(mlp.value_net(features)).squeeze(-1)
         return logits, values
 
 
@@ -94,8 +102,11 @@ def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 def masked_entropy(log_probs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    p_log_p = torch.where(mask, log_probs.exp() * log_probs, torch.zeros((), dtype=log_probs.dtype))
-    return -p_log_p.sum(-1)
+    """The entropy over the legal actions: an illegal one has probability exactly 0 (its log-probability
+    is about ``MASKED_LOGIT``, finite), so its term 0 x log p is 0 and needs no masking; ``mask`` is
+    checked in the tests, not here."""
+    del mask
+    return -(log_probs.exp() * log_probs).sum(-1)
 
 
 def sample_actions(log_probs: np.ndarray, uniforms: np.ndarray) -> np.ndarray:

@@ -320,7 +320,7 @@ class SelfPlayTrainer:
     def throughput(self) -> dict:
         s, loop, cfg = self.state, self.loop, self.cfg
         steps = loop.timesteps if loop is not None else 0
-        pi, vf = split_arch(cfg["ppo"]["net_arch"])
+        shared, pi, vf = split_arch(cfg["ppo"]["net_arch"])
 
         def rate(seconds: float) -> float | None:
             return round(steps / seconds, 1) if seconds > 0 else None
@@ -341,7 +341,7 @@ class SelfPlayTrainer:
             "n_envs": cfg["n_envs"],
             "workers": 0,
             "torch_threads": cfg["torch_threads"],
-            "network": {"pi": pi, "vf": vf, "activation": cfg["ppo"]["activation"]},
+            "network": {"shared": shared, "pi": pi, "vf": vf, "activation": cfg["ppo"]["activation"]},
             "league": loop.league.table() if loop is not None and loop.env.num_players > 1 else [],
             "resumes": s["resumes"],
             "pretrain": None,
