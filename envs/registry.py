@@ -78,7 +78,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
                  demo_options={"schedule": "single"}, batched="pokerzoo.envs.raspisnoy_poker.kernel"),
         # the teaching example of docs/adding_a_game.md
-        GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True),
+        GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True,
+                 batched="pokerzoo.envs.high_card.kernel"),
     )
 }  # fmt: skip
 

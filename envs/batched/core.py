@@ -213,6 +213,44 @@ class BatchedEnv:
         """numpy's ``bit_generator.state`` of row ``row``'s own generator (the scalar env's ``_rng``)."""
         return chance_lib.row_state(self.chance, row)
 
+    # ------------------------------------------------------------------ saving and restoring
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        """Copies of every array that makes the env what it is (games, generators, outputs), by name.
+
+        Plain numeric arrays (``np.savez`` without pickles holds them); with the
+        same game options, ``load_state_arrays`` puts an env exactly back, so
+        the same actions give the same games from there on (``seeds``, the
+        record of the last ``reset``'s seeds, is not part of it).
+        """
+        arrays = {f"state.{k}": v for k, v in self.state._asdict().items()}
+        arrays |= {f"chance.{k}": v for k, v in self.chance._asdict().items()}
+        arrays |= {f"out.{k}": v for k, v in self.out._asdict().items()}
+        arrays["games"] = self.games
+        arrays["flags"] = np.array([self._seeded, self._started], dtype=np.bool_)
+        return {k: np.array(v, copy=True) for k, v in arrays.items()}
+
+    def load_state_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """Restore what ``state_arrays`` saved; ``ValueError`` (nothing changed) when it does not fit this env."""
+        expected = self.state_arrays()
+        chance_keys = {k for k in expected if k.startswith("chance.")}
+        if set(arrays) != set(expected):
+            missing, extra = sorted(set(expected) - set(arrays)), sorted(set(arrays) - set(expected))
+            raise ValueError(f"env arrays do not fit {self.name}: missing {missing[:4]}, unexpected {extra[:4]}")
+        for key, mine in expected.items():
+            theirs = np.asarray(arrays[key])
+            same_shape = theirs.shape == mine.shape or (key in chance_keys and theirs.shape[0] == mine.shape[0])
+            if theirs.dtype != mine.dtype or not same_shape:
+                raise ValueError(
+                    f"env array {key} is {theirs.dtype}{list(theirs.shape)}, this env's {mine.dtype}{list(mine.shape)} "
+                    f"({self.name}, {self.num_envs} rows): saved with other rows or options"
+                )
+        for name, target in (("state", self.state), ("out", self.out)):
+            for k, v in target._asdict().items():
+                v[...] = arrays[f"{name}.{k}"]
+        self.chance = type(self.chance)(**{k: np.array(arrays[f"chance.{k}"]) for k in self.chance._fields})
+        self.games[:] = arrays["games"]
+        self._seeded, self._started = (bool(x) for x in arrays["flags"])
+
     # ------------------------------------------------------------------ internals
     def _run(self, rows: np.ndarray, actions: np.ndarray) -> None:
         parallel = self.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS

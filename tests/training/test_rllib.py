@@ -46,6 +46,7 @@ REPO = Path(__file__).resolve().parents[2]
 def tiny(game: str, **changes) -> dict:
     cfg = {
         "game": game,
+        "engine": "aec",  # the RLlib backend trains engine: aec configs
         "options": OPTIONS.get(game, {}),
         "seed": 3,
         "total_timesteps": 192,
@@ -151,6 +152,13 @@ def test_keys_rllib_cannot_honour_are_refused_by_name(changes, message, tmp_path
     with pytest.raises(settings.RllibConfigError, match=message.replace(".", r"\.")):
         RllibTrainer(tiny(LEAGUE_GAME, **changes), tmp_path, env_runners=2)
     assert not any(tmp_path.iterdir()), "nothing is written before the config is accepted"
+
+
+def test_a_batched_engine_config_is_refused_with_the_way_to_an_aec_one(tmp_path):
+    cfg = load_config({"game": "caribbean_stud_v0", "engine": "batched", "total_timesteps": 192})
+    with pytest.raises(settings.RllibConfigError, match="engine: batched is the batched self-play trainer's"):
+        RllibTrainer(cfg, tmp_path, env_runners=0)
+    assert not any(tmp_path.iterdir())
 
 
 def test_cli_flags_of_the_rllib_backend_are_checked(tmp_path, capsys):

@@ -61,6 +61,12 @@ def check(cfg: Mapping[str, Any], env_runners: int, env_source: str = "aec") -> 
         raise RllibConfigError(f"env source {env_source!r}: expected one of {', '.join(ENV_SOURCES)}")
     p = cfg["ppo"]
     refusals = []
+    if cfg.get("engine") == "batched":
+        refusals.append(
+            "engine: batched is the batched self-play trainer's (its league: keys are not RLlib's); the RLlib "
+            "backend trains engine: aec configs (set engine: aec; --env-source batched samples them from the "
+            "batched engine)"
+        )
     if p["target_kl"] is not None:
         refusals.append(
             "ppo.target_kl: MaskablePPO stops an update early past it, RLlib's kl_target tunes a KL penalty "
