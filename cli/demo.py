@@ -9,8 +9,8 @@ Examples:
 Without --scripted the demo:
 
 1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Raspisnoy
-   poker, four players, single deals, on the batched engine: two to three
-   minutes on two shared cores) into ``--out/<game>-train-TIME``; the run
+   poker, four players, single deals, on the batched engine: under a
+   minute on two shared cores) into ``--out/<game>-train-TIME``; the run
    writes its logs, checkpoints, learning curve and report there like a run
    of ``pokerzoo train``, and the demo prints the learning curve (the paired
    difference against each baseline at every periodic evaluation);
