@@ -84,6 +84,23 @@ def ship_policy(
 HALF_NOTE = " (half the file; loading casts them back to float32)"
 
 
+def _training_summary(tp: dict) -> str:
+    """One sentence on how the policy was trained, in the words of the trainer that made it (``engine``)."""
+    minutes = f"{tp['wall_seconds'] / 60:.0f} min wall time"
+    if tp.get("engine") == "batched":
+        start = f", starting from `{tp['init_from']}`" if tp.get("init_from") else ", from scratch"
+        return (
+            f"PPO on the batched engine (self-play league), {tp['timesteps']:,} learner decisions in {minutes}"
+            f"{start} ({tp['n_envs']:,} games at once; learner decisions/s end to end "
+            f"{tp['learner_steps_per_second']:,.0f} wall, {tp['learner_steps_per_second_cpu']:,.0f} CPU)"
+        )
+    return (
+        f"MaskablePPO, {tp['timesteps']:,} learner steps in {minutes} ({tp['n_envs']} envs, "
+        f"{tp['workers'] or 'no'} worker processes; env steps/s while collecting "
+        f"{tp['env_steps_per_second_collecting']})"
+    )
+
+
 def _write_policies_readme(folder: Path) -> None:
     lines = [f"# Shipped policies: {folder.name}", ""]
     for meta_path in sorted(folder.glob("*.json")):
@@ -96,9 +113,7 @@ def _write_policies_readme(folder: Path) -> None:
             f"Files: `{meta_path.name}` (the document: game, options, architecture, provenance) and "
             f"`{document['weights']['file']}` (the weights); loading them runs no code.",
             "",
-            f"MaskablePPO, {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.0f} min wall time "
-            f"({tp['n_envs']} envs, {tp['workers'] or 'no'} worker processes; env steps/s while collecting "
-            f"{tp['env_steps_per_second_collecting']}). Config: `{m['name']}.yaml`. Weights stored as "
+            f"{_training_summary(tp)}. Config: `{m['name']}.yaml`. Weights stored as "
             f"{dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
             "",
             "```",

@@ -208,6 +208,19 @@ def test_a_finished_run_is_not_overwritten(reference):
         SelfPlayTrainer(load_config(tiny()), run, progress=False).train()
 
 
+def test_a_shipped_batched_run_says_which_trainer_made_it(reference, tmp_path):
+    from pokerzoo.training.shipping import ship_policy
+
+    run, _ = reference
+    (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
+    path = ship_policy(run, "tiny", dest=tmp_path)
+    tp = json.loads(path.read_text())["provenance"]["throughput"]
+    readme = (path.parent / "README.md").read_text()
+    assert tp["engine"] == "batched" and "MaskablePPO" not in readme
+    assert f"PPO on the batched engine (self-play league), {tp['timesteps']:,} learner decisions" in readme
+    assert f"{tp['learner_steps_per_second']:,.0f} wall" in readme and "from scratch" in readme
+
+
 def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
     from pokerzoo.cli.main import main
 
