@@ -68,7 +68,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud", unit="hand",
                  batched="pokerzoo.envs.caribbean_stud.kernel"),
         # predictions are the bids (UnitEnd of each round)
-        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round"),
+        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round",
+                 batched="pokerzoo.envs.mexican_poker.kernel"),
         # drawn rounds included; knocking is not a bid
         GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
         # betting metrics come from the action names
