@@ -179,13 +179,17 @@ def fmt_estimate(mean: float | None, low: float | None = None, high: float | Non
 
 def final_markdown(cfg: Mapping, report: Mapping) -> str:
     tp = report["throughput"]
+    rllib = tp.get("backend") == "rllib"
+    where = f"{tp['n_envs']} envs in " + (
+        f"{tp['workers'] or 'no'} RLlib env runners" if rllib else f"{tp['workers'] or 'no'} worker processes"
+    )
     lines = [
-        f"# {report['run']}: MaskablePPO on {report['game']}",
+        f"# {report['run']}: {'PPO on Ray RLlib' if rllib else 'MaskablePPO'} on {report['game']}",
         "",
         cfg.get("description") or "",
         "",
         f"Trained {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.1f} min wall time "
-        f"({tp['n_envs']} envs in {tp['workers'] or 'no'} worker processes); env steps/s while collecting: "
+        f"({where}); env steps/s while collecting: "
         f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
         f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s).",
         "",

@@ -2,5 +2,6 @@
 env's state arrays (``act(env, rows)``, ``seed(seed)``; see ``pokerzoo.envs.batched.opponents``).
 
 Each module ports one game's scripted agent and is differential-tested against it:
+the same decision on the same state. ``raspisnoy_poker``: ``HeuristicOpponent``.
 ``mexican_poker``: ``HeuristicOpponent`` (the same decisions from the same random stream).
 """
