@@ -749,7 +749,10 @@ def decide_rows(state, params, rows, words, samples, sc, c, out):
 
 @kernel(parallel=True)
 def decide_rows_parallel(state, params, rows, words, samples, sc, out):
-    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+    for chunk in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
+        # prange's index is unsigned: as int64 the serial loop's compiled code is reused (as uint64 the
+        # whole decision tree compiled a second time, 80 s of CPU)
+        c = np.int64(chunk)
         lo = c * CHUNK
         hi = min(rows.shape[0], lo + CHUNK)
         decide_rows(state, params, rows[lo:hi], words, samples, sc, c, out[lo:hi])
