@@ -465,10 +465,11 @@ def _count_masks(cards, at, n, masks):
 
 
 @kernel
-def strongest_first(sc, c, hand, at, hn, board, bn, plan):
-    """``strongest_first(hand[at:at + hn], board)``: the keys of the greedy split into ``plan``; returns their count.
+def strongest_first(sc, c, hand, hn, board, bn, plan):
+    """``strongest_first(hand[:hn], board)``: the keys of the greedy split into ``plan``; returns their count.
 
-    ``board_stats(sc, c, board, bn)`` must have run for this board.
+    ``board_stats(sc, c, board, bn)`` must have run for this board. Callers pass a deal's part as a slice, not
+    with an offset: a constant offset 0 would be typed as a literal and compile this function twice.
     """
     cur = sc.cur[c]
     hr = sc.hr[c]
@@ -478,7 +479,7 @@ def strongest_first(sc, c, hand, at, hn, board, bn, plan):
     for s in range(5):
         hsm[s] = 0
     for k in range(hn):
-        card = hand[at + k]
+        card = hand[k]
         cur[k] = card
         hr[card % 13] += 1
         hsm[card // 13] |= 1 << (card % 13)
@@ -498,7 +499,7 @@ def strongest_first(sc, c, hand, at, hn, board, bn, plan):
                     kept += 1
         else:  # equal sets: the first of the scalar's set order
             count = legal_combos(cur, hn, board, bn, sc.work[c], sc.combos[c])
-            k = _select(sc.combos[c], count, STRONGEST, -1, sc, c)
+            k = _select(sc.combos[c], count, np.int64(STRONGEST), np.int64(-1), sc, c)
             key = sc.combos[c, k, 1]
             bits = sc.combos[c, k, 0]
             for slot in range(hn):
@@ -564,7 +565,7 @@ def simulate(state, params, i, me, words, g, samples, sc, c):
     board_stats(sc, c, board, b)
     plans = sc.plans[c]
     plan_n = sc.plan_n[c]
-    plan_n[me] = strongest_first(sc, c, state.hands[i, me], 0, state.hand_n[i, me], board, b, plans[me])
+    plan_n[me] = strongest_first(sc, c, state.hands[i, me], state.hand_n[i, me], board, b, plans[me])
     deal = sc.deal[c]
     for k in range(samples):
         for x in range(u):
@@ -573,7 +574,7 @@ def simulate(state, params, i, me, words, g, samples, sc, c):
         at = 0
         for s in range(n):
             if s != me:
-                plan_n[s] = strongest_first(sc, c, deal, at, h, board, b, plans[s])
+                plan_n[s] = strongest_first(sc, c, deal[at : at + h], h, board, b, plans[s])
                 at += h
         play_out(plans, plan_n, n, state.token[i], sc.pos[c], sc.tricks[c])
         for s in range(n):
@@ -626,7 +627,8 @@ def doubt(state, params, i, me, words, g, samples, sc, c):
     return DOUBT_BASE + best_rel
 
 
-# What ``play`` chooses among the legal combinations (the scalar's ``max``/``min`` calls), by mode:
+# What ``play`` chooses among the legal combinations (the scalar's ``max``/``min`` calls), by mode. Callers pass
+# modes as np.int64: a bare constant is typed as a literal, and each mode would compile its own copy of _select.
 STRONGEST, CHEAPEST_WINNER, LOWEST_SINGLE, BIGGEST_LOSER, HIGHEST_LOSING_SINGLE = range(5)
 
 
@@ -709,11 +711,11 @@ def play(state, params, i, me, sc, c):
         best_key = max(best_key, state.trick_key[i, t])
     if state.tricks[i, me] < state.predictions[i, me]:
         if best_key < 0:  # first to play: the strongest combination
-            chosen = _select(combos, count, STRONGEST, best_key, sc, c)
+            chosen = _select(combos, count, np.int64(STRONGEST), best_key, sc, c)
         else:  # the cheapest winner, else the lowest single
-            chosen = _select(combos, count, CHEAPEST_WINNER, best_key, sc, c)
+            chosen = _select(combos, count, np.int64(CHEAPEST_WINNER), best_key, sc, c)
             if chosen < 0:
-                chosen = _select(combos, count, LOWEST_SINGLE, best_key, sc, c)
+                chosen = _select(combos, count, np.int64(LOWEST_SINGLE), best_key, sc, c)
         return params.combo_action[combos[chosen, 0]]
     others = 0
     for s in range(n):
@@ -721,11 +723,11 @@ def play(state, params, i, me, sc, c):
             others = max(others, state.hand_n[i, s])
     chosen = -1
     if state.hand_n[i, me] > others:  # the losing combination using the most own cards, the highest
-        chosen = _select(combos, count, BIGGEST_LOSER, best_key, sc, c)
+        chosen = _select(combos, count, np.int64(BIGGEST_LOSER), best_key, sc, c)
     if chosen < 0:  # the highest losing single, else the lowest single
-        chosen = _select(combos, count, HIGHEST_LOSING_SINGLE, best_key, sc, c)
+        chosen = _select(combos, count, np.int64(HIGHEST_LOSING_SINGLE), best_key, sc, c)
         if chosen < 0:
-            chosen = _select(combos, count, LOWEST_SINGLE, best_key, sc, c)
+            chosen = _select(combos, count, np.int64(LOWEST_SINGLE), best_key, sc, c)
     return params.combo_action[combos[chosen, 0]]
 
 
