@@ -46,57 +46,19 @@ class Opponents:
         raise ValueError(f"{type(self).__name__} has no self-play snapshots; use an OpponentPool")
 
 
-def _top_level_plus(spec: str) -> int | None:
-    """Index of the ``+`` joining a composite's two specs (not one inside an argument list), or None."""
-    depth = 0
-    for i, c in enumerate(spec):
-        depth += (c == "(") - (c == ")")
-        if c == "+" and depth == 0:
-            return i
-    return None
-
-
 def build_agent(env_name: str, spec: str | Agent) -> Agent:
-    """An agent from a registry spec, or ``name(key=value, ...)``: a scripted agent built with arguments.
+    """An agent from a registry spec (``pokerzoo.agents.registry.make_agent``), or the agent itself.
 
-    The second form tunes training opponents and teachers, e.g.
+    Specs take arguments, which tune training opponents and teachers, e.g.
     ``equity(simulations=40)``: a cheaper Monte Carlo bettor that keeps training
-    fast (values are read as YAML). Composites take it on either side:
-    ``pimc(bid_budget=128)+heuristic`` bids like a deeper search and plays like
-    the heuristic.
+    fast. Composites take them on either side: ``pimc(bid_budget=128)+heuristic``
+    bids like a deeper search and plays like the heuristic.
     """
     if isinstance(spec, Agent):
         return spec
-    from pokerzoo.agents.base import CompositeAgent
-    from pokerzoo.agents.registry import make_agent, scripted_agents
-    from pokerzoo.envs import game_class
+    from pokerzoo.agents.registry import make_agent
 
-    split = _top_level_plus(spec)
-    if split is not None and "(" in spec and not spec.startswith("policy:"):
-        bidder, player = (build_agent(env_name, part.strip()) for part in (spec[:split], spec[split + 1 :]))
-        agent = CompositeAgent(bidder, player, game_class(env_name).BIDDING_PHASES)
-        agent.name = spec
-        return agent
-    name, paren, rest = spec.partition("(")
-    if not paren or not rest.endswith(")") or "+" in spec or spec.startswith("policy:"):
-        return make_agent(env_name, spec)
-    import yaml
-
-    kwargs = {}
-    for part in filter(None, (p.strip() for p in rest[:-1].split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip().isidentifier():
-            raise ValueError(f"opponent {spec!r}: arguments are key=value, e.g. equity(simulations=40)")
-        kwargs[key.strip()] = yaml.safe_load(value)
-    classes = scripted_agents(env_name)
-    if name.strip() not in classes:
-        raise ValueError(f"unknown agent {name.strip()!r} in {spec!r}; scripted agents: {', '.join(classes)}")
-    try:
-        agent = classes[name.strip()](seed=None, **kwargs)
-    except TypeError as exc:
-        raise ValueError(f"opponent {spec!r}: {exc}") from None
-    agent.name = spec
-    return agent
+    return make_agent(env_name, spec)
 
 
 def _seed_agents(agents: Sequence[Agent], seed: int | None) -> None:
