@@ -80,10 +80,9 @@ def scripted_agents(game: str) -> dict[str, Callable[..., Agent]]:
     if defaults is None:
         rollout = "heuristic" if "heuristic" in own else "random"
         defaults = {key: {"rollout": rollout} for key in SEARCH_AGENTS}
+    classes = {**SEARCH_AGENTS, **getattr(module, "SEARCH_CLASSES", {})}
     search = {
-        key: SearchConstructor(name, cls, defaults.get(key, {}))
-        for key, cls in SEARCH_AGENTS.items()
-        if key not in own
+        key: SearchConstructor(name, cls, defaults.get(key, {})) for key, cls in classes.items() if key not in own
     }
     return {"random": RandomAgent, **own, **search}
 

@@ -25,6 +25,8 @@ import numpy as np
 from pokerzoo.envs.engine.cards import DECKS, Chance
 from pokerzoo.envs.engine.options import OptionSet
 
+_STAND_IN = Chance(seed=0)  # never drawn from: stands in for a game's chance while determinize clones it
+
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the game state is unchanged when this is raised."""
@@ -152,8 +154,12 @@ class Game(ABC):
         its event log starts empty (the log names every card dealt) and its
         ``seed`` is None (the seed and the history would replay the real deal).
         """
-        world = self.clone()
-        world.chance = Chance(np.random.default_rng(int(rng.integers(2**63 - 1))))
+        real, self.chance = self.chance, _STAND_IN  # the clone would copy the real generator for nothing
+        try:
+            world = self.clone()
+        finally:
+            self.chance = real
+        world.chance = Chance(seed=int(rng.integers(2**63 - 1)))
         world.events = []
         world.seed = None
         world._mask_cache = None

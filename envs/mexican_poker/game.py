@@ -137,6 +137,8 @@ class MexicanPokerGame(Game):
         self._phase = "predict"
         self.turn = self.token
         self._round_start = len(self.history)  # where this round's actions (predictions first) begin
+        if self._quiet:
+            return
         self.log(
             "deal",
             round=self.round_index,
@@ -222,13 +224,14 @@ class MexicanPokerGame(Game):
         if key > self.best_key:  # strictly stronger: an equal later play loses to the earlier one
             self.best_key = key
             self.winning = seat
-        self.log(
-            "play",
-            seat=seat,
-            hand=self._fmt(hand_cards),
-            board=self._fmt(board_cards),
-            category=CATEGORIES[key >> TIEBREAK_BITS],
-        )
+        if not self._quiet:
+            self.log(
+                "play",
+                seat=seat,
+                hand=self._fmt(hand_cards),
+                board=self._fmt(board_cards),
+                category=CATEGORIES[key >> TIEBREAK_BITS],
+            )
         pos = len(self.trick)
         if pos < len(self.trick_order):
             self.turn = self.trick_order[pos]
