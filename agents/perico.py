@@ -267,6 +267,9 @@ class PericoPimcAgent(search.PimcAgent):
 
 
 SEARCH_ROLLOUT = "heuristic(turn_samples=4, discard_samples=2, knock_samples=20)"
-SEARCH_DEFAULTS = {"pimc": {"rollout": SEARCH_ROLLOUT, "budget": 64}, "ismcts": {"rollout": SEARCH_ROLLOUT}}
+SEARCH_DEFAULTS = {
+    "pimc": {"rollout": SEARCH_ROLLOUT, "budget": 64, "paired_rollouts": True},
+    "ismcts": {"rollout": SEARCH_ROLLOUT},
+}
 SEARCH_CLASSES = {"pimc": PericoPimcAgent}
 AGENTS = {"heuristic": PericoHeuristicAgent}

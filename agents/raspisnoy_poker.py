@@ -410,6 +410,7 @@ class PimcAgent(search.PimcAgent):
         seconds: float | None = None,
         rollout: Agent | None = None,
         horizon: str | None = None,
+        paired_rollouts: bool = False,
     ):
         super().__init__(
             seed,
@@ -419,6 +420,7 @@ class PimcAgent(search.PimcAgent):
             seconds=seconds,
             rollout=HeuristicAgent() if rollout is None else rollout,
             horizon=horizon,
+            paired_rollouts=paired_rollouts,
         )
 
     def candidates(self, view: RaspisnoyView, legal: list[int], game: Game) -> list[int]:

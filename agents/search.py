@@ -140,7 +140,10 @@ class PimcAgent(SearchAgent):
     game's bidding phases, default ``budget``); each candidate gets
     ``max(min_samples, budget // candidates)`` sampled worlds. With ``seconds``
     the search samples worlds until the time is up (at least ``min_samples``),
-    and ``budget``, when also given, still caps it.
+    and ``budget``, when also given, still caps it. ``paired_rollouts``: reseed
+    the rollout agent alike for every candidate of a world, so that a rollout
+    agent that draws random numbers (Monte Carlo heuristics) adds no noise of
+    its own to the comparison (costs a reseed per playout).
     """
 
     name = "pimc"
@@ -155,7 +158,11 @@ class PimcAgent(SearchAgent):
         seconds: float | None = None,
         rollout: Agent | None = None,
         horizon: str | None = None,
+        paired_rollouts: bool = False,
     ):
+        if not isinstance(paired_rollouts, bool):
+            raise ValueError(f"argument paired_rollouts={paired_rollouts!r}: expected true or false")
+        self.paired_rollouts = paired_rollouts
         if budget is None and seconds is None:
             budget = self.DEFAULT_BUDGET
         self.budget = None if budget is None else _check_int("budget", budget, 1)
@@ -186,17 +193,20 @@ class PimcAgent(SearchAgent):
         worlds = None if budget is None else max(self.min_samples, budget // len(candidates))
         deadline = self.deadline()
         unit = self.stop_unit(game)
-        play_out = self.rollout.play_out
+        rollout = self.rollout
         totals = np.zeros(len(candidates))
         done = 0
         while True:
             world = game.determinize(me, self.rng)
             world.silence()
             base = world.total_rewards[me]
+            paired = int(self.rng.integers(2**63 - 1)) if self.paired_rollouts else None
             for i, action in enumerate(candidates):
                 w = world.clone()
                 w.apply(action)
-                play_out(w, unit)
+                if paired is not None:
+                    rollout.seed(paired)
+                rollout.play_out(w, unit)
                 totals[i] += w.total_rewards[me] - base
             done += 1
             if worlds is not None and done >= worlds:

@@ -474,6 +474,24 @@ class PericoGame(Game):
             return f"exchange slots {','.join(map(str, slots))}{cards}"
         return f"invalid({action})"
 
+    def public_action_name(self, action: int, viewer: int) -> str:
+        """What another player sees: the cards thrown on the pile, not the slots they came from.
+
+        The thrower's slots (and whether a discard was the card just drawn) are
+        its own knowledge; the table sees a draw, the cards that land face up, a knock.
+        """
+        if self.is_over or viewer == self.player or action in (KNOCK, CONTINUE, DRAW):
+            return self.action_name(action)
+        h = self.hand_size
+        hand = self.hands[self.player]
+        if self._phase == "discard" and DISCARD0 <= action <= DISCARD0 + h:
+            slot = action - DISCARD0
+            return f"discard {format_card(self.drawn if slot == h else hand[slot])}"
+        if self._phase == "turn" and actions.exchange0(h) <= action < self.num_actions:
+            slots = actions.exchange_slots(h, action)
+            return f"exchange {len(slots)}: {format_cards(sorted(hand[s] for s in slots))}"
+        return self.action_name(action)
+
     def info(self, player: int) -> dict:
         return self._info
 

@@ -102,6 +102,18 @@ def test_ismcts_runs_exactly_its_iterations_and_bid_iterations():
     assert agent.last_iterations == 40
 
 
+def test_paired_rollouts_give_equal_candidates_equal_values():
+    g = _mid_game("raspisnoy_poker_v0", 2, 4)
+    p = g.current_player
+    action = int(np.flatnonzero(g.legal_mask())[0])
+    paired = PimcAgent(seed=0, budget=40, min_samples=20, rollout=RandomAgent(), paired_rollouts=True)
+    totals = paired.values(g, p, [action, action], 40)
+    assert totals[0] == totals[1]
+    unpaired = PimcAgent(seed=0, budget=40, min_samples=20, rollout=RandomAgent())
+    totals = unpaired.values(g, p, [action, action], 40)
+    assert totals[0] != totals[1]  # the random rollouts differ between the two copies
+
+
 class _Clock:
     """A fake ``time.perf_counter`` that advances one second per reading."""
 
@@ -238,6 +250,7 @@ def test_specs_build_search_agents_as_bidders_and_players():
         ("pimc(rollout=wizard)", r"argument rollout: unknown agent 'wizard'"),
         ("ismcts(iterations=10", r"unbalanced parentheses"),
         ("ismcts(10)", r"arguments are key=value"),
+        ("pimc(paired_rollouts=3)", r"paired_rollouts=3: expected true or false"),
     ],
 )
 def test_bad_spec_arguments_name_the_argument_and_range(spec, message):
