@@ -48,6 +48,9 @@ action (common random numbers). Bidding is the same search over the legal
 bids within 2 of the heuristic's, each playout bidding for the others with
 the heuristic. It uses the live game only through ``determinize`` (and
 ``clone`` of the sampled worlds), never its hidden cards or its generator.
+It is the generic PIMC of ``pokerzoo.agents.search`` with Raspisnoy's
+candidates and budgets, and plays exactly as it did before it was
+(``benchmarks/raspisnoy_pimc_equivalence.py``); ``ismcts`` is the generic one.
 """
 
 from __future__ import annotations
