@@ -1,55 +1,50 @@
-"""Agents by name, per game: ``make_agent("raspisnoy_poker", "heuristic+pimc")``.
+"""Agents by spec, per game: ``make_agent("raspisnoy_poker", "pimc(bid_budget=128)+heuristic")``.
 
-Spec forms:
+One grammar for every place that names an agent (the CLI, tournaments,
+training opponents and teachers, configs):
 
-* a name: ``random`` and the search agents ``pimc`` and ``ismcts`` work for
-  every game; each game's module in this package adds its scripted agents
-  (``AGENTS``: name -> constructor taking ``seed``) and may replace a search
-  agent with its own instance of it (Raspisnoy's ``pimc``);
-* a name with arguments, ``name(key=value, ...)``: the constructor's keyword
-  arguments, values read as YAML (``equity(simulations=40)``,
-  ``ismcts(iterations=200, observer=multi)``). An argument named ``rollout``
-  is itself an agent spec (``pimc(rollout=equity(simulations=16))``). An
-  unknown argument or a value out of range is an error naming it;
-* ``a+b``: a composite that bids like ``a`` and plays like ``b`` (either side
-  may take arguments: ``pimc(bid_budget=128)+heuristic``,
+* ``name``: an agent of the game's agents module (``AGENTS``: name -> constructor
+  taking ``seed``), ``random`` for every game, and the search agents ``pimc``
+  and ``ismcts`` (``pokerzoo.agents.search``) for every game;
+* ``name(key=value, ...)``: the same built with arguments, values read as YAML
+  (``equity(simulations=40)``, ``ismcts(iterations=200, observer=multi)``);
+  an argument named ``rollout`` is itself an agent spec
+  (``pimc(rollout=equity(simulations=16))``, ``pimc(rollout=ppo)``); unknown or
+  bad arguments are errors naming them and what is allowed;
+* ``bidder+player``: a composite that makes the bidding-phase decisions
+  (the game's ``BIDDING_PHASES``) like ``bidder`` and the others like ``player``;
+  either side may carry arguments (``pimc(bid_budget=128)+heuristic``,
   ``heuristic+ismcts(iterations=200)``);
-* ``policy:PATH`` (or the name of a shipped policy) loads a trained checkpoint.
+* ``policy:PATH``: a trained policy (a policy file, a folder holding one, or a
+  training run folder); ``policy:PATH+player`` bids with it and plays like ``player``;
+* the name of a shipped policy (``ppo``), from the game's policies package
+  (``pokerzoo.envs.registry.GameSpec.policies``);
+* ``@sample`` after a policy spec samples from its distribution instead of
+  taking its most likely legal action.
 
-The CLI, the evaluation harness and the training opponents resolve every
-agent through here. A game module's ``SEARCH_DEFAULTS`` gives its search
-agents their defaults (the rollout policy, budgets); without it they roll
-out with the game's ``heuristic`` (``random`` if it has none).
+A game's agents module may give the search agents their defaults
+(``SEARCH_DEFAULTS``: the rollout policy, budgets; without it they roll out
+with the game's ``heuristic``, ``random`` if it has none), put a subclass in
+place of a generic search (``SEARCH_CLASSES``: one that searches fewer
+candidate moves, say), or define its own agent of the same name in ``AGENTS``
+(Raspisnoy's ``pimc``).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+import yaml
+
 from pokerzoo.agents.base import Agent, CompositeAgent, RandomAgent
+from pokerzoo.agents.policy import SAMPLE_SUFFIX, PolicyAgent, shipped_policies
 from pokerzoo.agents.search import IsmctsAgent, PimcAgent
-from pokerzoo.envs import ENV_NAMES, game_class
+from pokerzoo.envs.registry import canonical, spec
 
-AGENT_MODULES = {
-    "caribbean_stud_v0": "pokerzoo.agents.caribbean_stud",
-    "mexican_poker_v0": "pokerzoo.agents.mexican_poker",
-    "perico_v0": "pokerzoo.agents.perico",
-    "breed_the_heifer_v0": "pokerzoo.agents.breed_the_heifer",
-    "raspisnoy_poker_v0": "pokerzoo.agents.raspisnoy_poker",
-}
-assert set(AGENT_MODULES) == set(ENV_NAMES)
-
-SEARCH_AGENTS = {"pimc": PimcAgent, "ismcts": IsmctsAgent}
-
-# Hook for the training package: resolves "policy:..." and shipped policy names.
-POLICY_LOADERS: list[Callable[[str, str, int | None], Agent | None]] = []
-
-
-def _env_name(game: str) -> str:
-    return game if game in AGENT_MODULES else f"{game}_v0"
+SEARCH_AGENTS: dict[str, type[Agent]] = {"pimc": PimcAgent, "ismcts": IsmctsAgent}
 
 
 class SearchConstructor:
@@ -70,11 +65,9 @@ class SearchConstructor:
 
 
 def scripted_agents(game: str) -> dict[str, Callable[..., Agent]]:
-    """Every agent name of ``game`` (random, the search agents, the game's own) -> its constructor."""
-    name = _env_name(game)
-    if name not in AGENT_MODULES:
-        raise ValueError(f"unknown game {game!r}; available: {', '.join(ENV_NAMES)}")
-    module = importlib.import_module(AGENT_MODULES[name])
+    """The game's agents: name -> constructor (``random`` first, the game's own, then the searches)."""
+    env_id = canonical(game)
+    module = spec(env_id).agents_module()
     own: dict[str, Callable[..., Agent]] = dict(module.AGENTS)
     defaults = getattr(module, "SEARCH_DEFAULTS", None)
     if defaults is None:
@@ -82,16 +75,104 @@ def scripted_agents(game: str) -> dict[str, Callable[..., Agent]]:
         defaults = {key: {"rollout": rollout} for key in SEARCH_AGENTS}
     classes = {**SEARCH_AGENTS, **getattr(module, "SEARCH_CLASSES", {})}
     search = {
-        key: SearchConstructor(name, cls, defaults.get(key, {})) for key, cls in classes.items() if key not in own
+        key: SearchConstructor(env_id, cls, defaults.get(key, {})) for key, cls in classes.items() if key not in own
     }
     return {"random": RandomAgent, **own, **search}
 
 
 def agent_names(game: str) -> list[str]:
+    """The names of the game's scripted and search agents (``shipped_policies`` names the trained ones)."""
     return list(scripted_agents(game))
 
 
-def split_top_level(text: str, sep: str) -> list[str]:
+def make_agent(game: str, agent_spec: str, seed: int | None = None) -> Agent:
+    """Build the agent ``agent_spec`` for ``game`` (see the module docstring for the grammar)."""
+    env_id = canonical(game)
+    text = agent_spec.strip()
+    if not text:
+        raise ValueError(f"an empty agent spec for {env_id}; agents: {', '.join(_all_names(env_id))}")
+    if text.startswith("policy:"):
+        return _policy_spec(env_id, text, seed)
+    split = _top_level_plus(text)
+    if split is not None:
+        bidder = make_agent(env_id, text[:split], seed)
+        player = make_agent(env_id, text[split + 1 :], None if seed is None else seed + 1)
+        agent = CompositeAgent(bidder, player, spec(env_id).game_class().BIDDING_PHASES)
+        agent.name = text
+        return agent
+    name, kwargs = _parse_call(text)
+    scripted = scripted_agents(env_id)
+    if name in scripted:
+        return _build(env_id, text, name, scripted[name], kwargs, seed)
+    deterministic = not name.endswith(SAMPLE_SUFFIX)
+    shipped = shipped_policies(env_id)
+    base = name.removesuffix(SAMPLE_SUFFIX)
+    if base in shipped and not kwargs:
+        return PolicyAgent(shipped[base], env_name=env_id, seed=seed, deterministic=deterministic, name=name)
+    what = f"{name!r} in {text!r}" if name != text else repr(text)
+    raise ValueError(
+        f"unknown agent {what} for {env_id}; agents: {', '.join(_all_names(env_id))}; "
+        "also 'name(key=value)', 'a+b' (bid like a, play like b) and 'policy:PATH' for a trained policy"
+    )
+
+
+def _arguments(constructor: Callable[..., Agent]) -> list[str]:
+    """The keyword arguments a spec may give ``constructor`` (a class, or a ``SearchConstructor``)."""
+    target = getattr(constructor, "agent_class", constructor)
+    return [
+        p.name
+        for p in inspect.signature(target).parameters.values()
+        if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+
+
+def _build(
+    env_id: str, text: str, name: str, constructor: Callable[..., Agent], kwargs: dict[str, Any], seed: int | None
+) -> Agent:
+    allowed = _arguments(constructor)
+    for key in kwargs:
+        if key not in allowed:
+            raise ValueError(
+                f"agent {text!r} for {env_id}: {name} has no argument {key!r}; "
+                f"its arguments: {', '.join(allowed) or 'none'}"
+            )
+    if isinstance(kwargs.get("rollout"), str):
+        try:
+            kwargs["rollout"] = make_agent(env_id, kwargs["rollout"])
+        except ValueError as exc:
+            raise ValueError(f"agent {text!r}: argument rollout: {exc}") from None
+    try:
+        agent = constructor(seed=seed, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"agent {text!r} for {env_id}: {exc}") from None
+    if kwargs:
+        agent.name = text
+    return agent
+
+
+def _all_names(env_id: str) -> list[str]:
+    return [*agent_names(env_id), *shipped_policies(env_id)]
+
+
+def _policy_spec(env_id: str, text: str, seed: int | None) -> Agent:
+    rest = text[len("policy:") :]
+    deterministic = True
+    if rest.endswith(SAMPLE_SUFFIX) and not Path(rest).expanduser().exists():
+        rest, deterministic = rest[: -len(SAMPLE_SUFFIX)], False
+    if not rest:
+        raise ValueError("policy: needs a path, e.g. policy:runs/caribbean/final")
+    if not Path(rest).expanduser().exists() and "+" in rest:
+        head, player = rest.rsplit("+", 1)
+        if Path(head).expanduser().exists():
+            bidder = PolicyAgent(head, env_name=env_id, seed=seed, deterministic=deterministic)
+            other = make_agent(env_id, player, None if seed is None else seed + 1)
+            agent = CompositeAgent(bidder, other, spec(env_id).game_class().BIDDING_PHASES)
+            agent.name = text
+            return agent
+    return PolicyAgent(rest, env_name=env_id, seed=seed, deterministic=deterministic, name=text)
+
+
+def _split_top_level(text: str, sep: str) -> list[str]:
     """``text`` split at every ``sep`` outside parentheses and brackets."""
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
@@ -106,91 +187,35 @@ def split_top_level(text: str, sep: str) -> list[str]:
     return parts
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"name(key=value, ...)"`` -> ``("name", {key: value})``, values read as YAML; ``"name"`` -> no arguments."""
-    import yaml  # only specs with arguments need it
+def _top_level_plus(text: str) -> int | None:
+    """Index of the first ``+`` outside parentheses (``a(x=1)+b``), or None."""
+    parts = _split_top_level(text, "+")
+    return None if len(parts) == 1 else len(parts[0])
 
-    name, paren, rest = spec.partition("(")
+
+def _parse_call(text: str) -> tuple[str, dict[str, Any]]:
+    """``"equity(simulations=40)"`` -> ``("equity", {"simulations": 40})``; a bare name has no arguments.
+
+    Values may themselves be specs with arguments (``rollout=equity(simulations=20)``):
+    commas split arguments only outside parentheses.
+    """
+    name, paren, rest = text.partition("(")
     name = name.strip()
     if not paren:
         return name, {}
-    if not rest.rstrip().endswith(")") or rest.count("(") + 1 != rest.count(")"):
-        raise ValueError(f"agent spec {spec!r}: unbalanced parentheses; expected name(key=value, ...)")
+    if not rest.endswith(")") or rest.count("(") + 1 != rest.count(")"):
+        raise ValueError(
+            f"agent {text!r}: unbalanced parentheses; arguments are written name(key=value, ...), "
+            "e.g. equity(simulations=40)"
+        )
     kwargs: dict[str, Any] = {}
-    for part in split_top_level(rest.rstrip()[:-1], ","):
-        part = part.strip()
-        if not part:
-            continue
+    for part in filter(None, (p.strip() for p in _split_top_level(rest[:-1], ","))):
         key, eq, value = part.partition("=")
         key = key.strip()
         if not eq or not key.isidentifier():
-            raise ValueError(f"agent spec {spec!r}: arguments are key=value, e.g. {name}(seconds=0.1)")
+            raise ValueError(f"agent {text!r}: arguments are key=value, e.g. equity(simulations=40); got {part!r}")
         try:
-            kwargs[key] = yaml.safe_load(value) if value.strip() else ""
+            kwargs[key] = yaml.safe_load(value)
         except yaml.YAMLError as exc:
-            raise ValueError(f"agent spec {spec!r}: cannot read {key}={value.strip()!r}: {exc}") from None
+            raise ValueError(f"agent {text!r}: cannot read the value of {key}: {exc}") from None
     return name, kwargs
-
-
-def _arguments(constructor: Callable[..., Agent]) -> list[str]:
-    """The keyword arguments a spec may give ``constructor`` (a class, or a ``SearchConstructor``)."""
-    target = getattr(constructor, "agent_class", constructor)
-    return [
-        p.name
-        for p in inspect.signature(target).parameters.values()
-        if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-    ]
-
-
-def _build(game: str, spec: str, name: str, kwargs: dict[str, Any], seed: int | None) -> Agent:
-    available = scripted_agents(game)
-    constructor = available[name]
-    allowed = _arguments(constructor)
-    for key in kwargs:
-        if key not in allowed:
-            raise ValueError(
-                f"agent spec {spec!r}: {name} has no argument {key!r}; "
-                f"its arguments: {', '.join(allowed) or 'none'}"
-            )
-    if isinstance(kwargs.get("rollout"), str):
-        try:
-            kwargs["rollout"] = make_agent(game, kwargs["rollout"])
-        except ValueError as exc:
-            raise ValueError(f"agent spec {spec!r}: argument rollout: {exc}") from None
-    try:
-        agent = constructor(seed=seed, **kwargs)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"agent spec {spec!r}: {exc}") from None
-    if kwargs:
-        agent.name = spec
-    return agent
-
-
-def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
-    """Build the agent ``spec`` for ``game`` (see the module docstring for the spec forms)."""
-    spec = spec.strip()
-    if not spec.startswith("policy:"):
-        parts = split_top_level(spec, "+")
-        if len(parts) > 1:
-            bid_spec, play_spec = parts[0], "+".join(parts[1:])
-            bidder = make_agent(game, bid_spec, seed)
-            player = make_agent(game, play_spec, None if seed is None else seed + 1)
-            return CompositeAgent(bidder, player, game_class(_env_name(game)).BIDDING_PHASES)
-        name, kwargs = parse_spec(spec)
-        available = scripted_agents(game)
-        if name in available:
-            return _build(game, spec, name, kwargs, seed)
-        if kwargs:
-            raise ValueError(
-                f"unknown agent {name!r} in {spec!r} for {_env_name(game)}; agents taking arguments: "
-                f"{', '.join(available)}"
-            )
-    importlib.import_module("pokerzoo.training.policy_agent")  # registers the trained-policy loader
-    for loader in POLICY_LOADERS:
-        agent = loader(_env_name(game), spec, seed)
-        if agent is not None:
-            return agent
-    raise ValueError(
-        f"unknown agent {spec!r} for {_env_name(game)}; agents: {', '.join(scripted_agents(game))}; "
-        "also 'a+b' (bid like a, play like b), 'name(key=value, ...)' and 'policy:PATH' for a trained checkpoint"
-    )

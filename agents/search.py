@@ -66,7 +66,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent, RandomAgent
+from pokerzoo.agents.base import Agent, RandomAgent, details
 from pokerzoo.envs.engine.game import Game, View
 
 HORIZONS = ("unit", "episode")
@@ -111,8 +111,13 @@ class SearchAgent(Agent):
         self.rollout = rollout
         self.seconds = _check_seconds(seconds)
         self.horizon = horizon
+        self._details: dict | None = None
         super().__init__(seed)
         self.seed(seed)
+
+    def decision_details(self) -> dict | None:
+        """The latest search's value of each move it compared (None when the latest move was not searched)."""
+        return self._details
 
     def seed(self, seed: int | None) -> None:
         """Reseed the search's generator and, from the same seed, its rollout agent's."""
@@ -175,6 +180,7 @@ class PimcAgent(SearchAgent):
         return legal
 
     def act(self, view: View, mask: np.ndarray, game: Game | None = None) -> int:
+        self._details = None
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
@@ -186,7 +192,15 @@ class PimcAgent(SearchAgent):
         budget = self.budget
         if self.bid_budget is not None and view.phase in game.BIDDING_PHASES:
             budget = self.bid_budget
-        return candidates[int(np.argmax(self.values(game, view.player, candidates, budget)))]
+        totals = self.values(game, view.player, candidates, budget)
+        self._details = details(
+            "values",
+            candidates,
+            (totals / self.last_worlds).tolist(),
+            f"mean return to the end of the {self.horizon or game.search_horizon()} over {self.last_worlds} "
+            f"sampled worlds, {self.rollout.name} playing out",
+        )
+        return candidates[int(np.argmax(totals))]
 
     def values(self, game: Game, me: int, candidates: Sequence[int], budget: int | None) -> np.ndarray:
         """Total return of each candidate over the sampled worlds (the same worlds for all)."""
@@ -267,6 +281,7 @@ class IsmctsAgent(SearchAgent):
         super().__init__(seed, rollout=rollout, seconds=seconds, horizon=horizon)
 
     def act(self, view: View, mask: np.ndarray, game: Game | None = None) -> int:
+        self._details = None
         legal = np.flatnonzero(mask).tolist()
         if len(legal) == 1:
             return legal[0]
@@ -276,11 +291,17 @@ class IsmctsAgent(SearchAgent):
         if self.bid_iterations is not None and view.phase in game.BIDDING_PHASES:
             iterations = self.bid_iterations
         root = self.search(game, view.player, iterations)
-        best = max(
-            legal,
-            key=lambda a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
-            if a in root.children and root.children[a].visits
-            else (0, -math.inf),
+        visited = [a for a in legal if a in root.children and root.children[a].visits]
+        if not visited:
+            return legal[0]
+        means = {a: root.children[a].total / root.children[a].visits for a in visited}
+        best = max(visited, key=lambda a: (root.children[a].visits, means[a]))
+        self._details = details(
+            "values",
+            visited,
+            [means[a] for a in visited],
+            f"mean return of each move over its visits in {self.last_iterations} iterations "
+            "(the most visited is played)",
         )
         return int(best)
 

@@ -3,7 +3,7 @@ OpenSpiel oh_hell in the same run:  python benchmarks/env_speed.py [--games peri
 
 import sys
 
-from pokerzoo.training.cli import main
+from pokerzoo.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main(["bench", "envs", *sys.argv[1:]]))

@@ -3,7 +3,7 @@ python benchmarks/hand_eval.py [--seconds 3]"""
 
 import sys
 
-from pokerzoo.training.cli import main
+from pokerzoo.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main(["bench", "hands", *sys.argv[1:]]))

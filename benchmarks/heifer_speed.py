@@ -15,11 +15,11 @@ import time
 import numpy as np
 
 from pokerzoo.agents.breed_the_heifer import CallingStationAgent, EquityAgent
+from pokerzoo.cli.benchmarks import aec_steps_per_second
 from pokerzoo.envs import breed_the_heifer_v0
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.ranking import HeiferRanker
 from pokerzoo.envs.engine.hands import get_system
-from pokerzoo.training.benchmarks import aec_steps_per_second
 
 
 def _timed(fn, seconds: float) -> tuple[float, float]:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerzoo.training.evaluate import parse_config_pairs
-from pokerzoo.training.policy_agent import load_policy_net
+from pokerzoo.agents.policy import load_policy_net
+from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.shipping import halve_weights
 from pokerzoo.training.single_seat import SingleSeatEnv
 

@@ -16,7 +16,7 @@ import argparse
 import os
 import platform
 
-from pokerzoo.training.benchmarks import env_speed_rows, markdown_table
+from pokerzoo.cli.benchmarks import env_speed_rows, markdown_table
 
 
 def main() -> None:

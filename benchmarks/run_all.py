@@ -3,7 +3,7 @@ beside treys / eval7 / phevaluator / pokerkit). Same as `pokerzoo bench all`."""
 
 import sys
 
-from pokerzoo.training.cli import main
+from pokerzoo.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main(["bench", "all", *sys.argv[1:]]))

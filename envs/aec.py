@@ -180,9 +180,16 @@ class PokerzooAECEnv(AECEnv):
 def make_raw_env(game_class: type[Game], name: str, doc: str | None = None) -> type[PokerzooAECEnv]:
     """The bare AEC env class of one game (``raw_env`` in its ``<name>.py`` module)."""
     metadata = {**PokerzooAECEnv.metadata, "name": name}
-    return type(
-        "raw_env", (PokerzooAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc}
-    )
+    # Named as the attribute of the game's module that holds it, so that pickle (PettingZoo's
+    # pickle test, vector envs, distributed libraries) finds the class by reference.
+    namespace = {
+        "game_class": game_class,
+        "metadata": metadata,
+        "__doc__": doc,
+        "__module__": f"pokerzoo.envs.{name}",
+        "__qualname__": "raw_env",
+    }
+    return type("raw_env", (PokerzooAECEnv,), namespace)
 
 
 # Attributes read several times per step through every wrapper layer. PettingZoo's

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from pettingzoo.test import api_test, seed_test
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
@@ -400,7 +401,6 @@ def check_illegal_actions(game_class: type[Game], config: dict, seed: int, *, ev
 
 def check_env(env_fn: Callable[[], Any], num_cycles: int = 200) -> None:
     """PettingZoo's own API and seed tests on a wrapped env factory."""
-    from pettingzoo.test import api_test, seed_test
 
     api_test(env_fn(), num_cycles=num_cycles)
     seed_test(env_fn, num_cycles=num_cycles)

@@ -1,30 +1,28 @@
-"""The distribution maps envs/, agents/, training/ into `pokerzoo` for both install kinds."""
+"""The distribution maps envs/, agents/, evaluation/, training/, cli/ into `pokerzoo` for both install kinds."""
 
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
-import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_editable_install_imports_from_the_source_tree():
-    import pokerzoo.agents
-    import pokerzoo.envs
-    import pokerzoo.training
+    import importlib
 
-    for module, folder in (
-        (pokerzoo.envs, "envs"),
-        (pokerzoo.agents, "agents"),
-        (pokerzoo.training, "training"),
-    ):
+    for folder in ("envs", "agents", "evaluation", "training", "cli", "configs"):
+        module = importlib.import_module(f"pokerzoo.{folder}")
         assert Path(module.__file__).resolve().parent == ROOT / folder
 
 
 def test_code_imports_only_the_pokerzoo_namespace():
     offenders = []
-    for folder in ("envs", "agents", "training", "tests", "benchmarks"):
+    for folder in ("envs", "agents", "evaluation", "training", "cli", "tests", "benchmarks"):
         for path in (ROOT / folder).rglob("*.py"):
             for line in path.read_text().splitlines():
                 stripped = line.strip()
@@ -36,6 +34,10 @@ def test_code_imports_only_the_pokerzoo_namespace():
                         "import agents",
                         "from training",
                         "import training",
+                        "from evaluation",
+                        "import evaluation",
+                        "from cli",
+                        "import cli",
                     )
                 ):
                     offenders.append(f"{path.relative_to(ROOT)}: {stripped}")
@@ -47,54 +49,95 @@ def test_engine_has_no_pettingzoo_import():
         assert "pettingzoo" not in path.read_text(), path
 
 
-def test_regular_wheel_install_works(tmp_path):
-    """Build the wheel, then import a game from it with the editable install out of the way."""
+IGNORED = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "runs", "__pycache__", ".*cache")
+
+
+def readme_python_snippets() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A wheel built from a clean copy of the checkout, installed into a fresh venv; returns its bin/.
+
+    The fresh venv reuses the test venv's third-party packages through a ``.pth`` line (torch
+    alone would take minutes to install); ``.pth`` files are not run from a folder added that way,
+    so the test venv's editable pokerzoo stays out of it.
+    """
+    tmp = tmp_path_factory.mktemp("install")
+    src = tmp / "src"
+    shutil.copytree(ROOT, src, ignore=IGNORED)
+    dist = tmp / "dist"
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, src],
         check=True,
         capture_output=True,
     )
-    wheel = next(tmp_path.glob("pokerzoo-*.whl"))
-    names = zipfile.ZipFile(wheel).namelist()
-    assert "pokerzoo/envs/engine/hands/standard.py" in names
-    assert "pokerzoo/training/cli.py" in names and "pokerzoo/agents/base.py" in names
-    assert not any(n.startswith(("envs/", "agents/", "training/", "tests/")) for n in names)
-    target = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(target)
-    # -S skips site-packages' .pth files, so the editable finder cannot answer; the
-    # dependencies still come from the venv's site-packages on the path.
-    site = sysconfig.get_paths()["purelib"]
-    code = (
-        "import pokerzoo.envs as e, pokerzoo.agents.registry as r;"
-        "print(e.__file__);"
-        "env = e.make('caribbean_stud_v0'); env.reset(seed=0); print(r.agent_names('caribbean_stud'))"
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    (site / "_test_venv_packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    wheel = next(dist.glob("pokerzoo-*.whl"))
+    subprocess.run(
+        [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],
+        check=True,
+        capture_output=True,
     )
+    return venv / "bin"
+
+
+def run_outside(bin_dir: Path, tmp_path: Path, *args: str | Path) -> str:
+    """Run a command of the installed copy from a folder outside the checkout; returns stdout."""
     result = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        env={"PYTHONPATH": f"{target}:{site}"},
+        [str(a) for a in args],
+        cwd=tmp_path,
+        env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "MPLBACKEND": "Agg"},
         capture_output=True,
         text=True,
-        check=True,
+        timeout=600,
     )
-    assert result.stdout.splitlines()[0].startswith(str(target))
-    assert "rules_of_thumb" in result.stdout
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def test_the_wheel_holds_the_packages_and_nothing_else(installed):
+    site = next(installed.parent.glob("lib/python*/site-packages"))
+    package = site / "pokerzoo"
+    for module in ("envs/engine/hands/standard.py", "agents/base.py", "evaluation/tournament.py",
+                   "training/train.py", "cli/main.py", "configs/caribbean_stud/demo.yaml",
+                   "evaluation/web/scene.js", "evaluation/web/viewer.html", "evaluation/web/style.css"):
+        assert (package / module).is_file(), module
+    assert list((package / "agents" / "policies").glob("*/ppo.*")), "shipped policies missing"
+    assert not any((site / top).exists() for top in ("envs", "agents", "training", "cli", "evaluation", "tests"))
+
+
+def test_regular_install_runs_the_readme_outside_the_checkout(installed, tmp_path):
+    python = installed / "python"
+    where = run_outside(installed, tmp_path, python, "-c", "import pokerzoo.envs as e; print(e.__file__)")
+    assert where.startswith(str(installed.parent)), where
+    listing = run_outside(installed, tmp_path, installed / "pokerzoo", "list")
+    assert "raspisnoy_poker_v0" in listing and "ppo" in listing
+    table = run_outside(
+        installed, tmp_path, installed / "pokerzoo", "evaluate", "caribbean_stud", "--agents", "ppo", "random",
+        "--games", "200", "--workers", "1", "--out", tmp_path / "eval",
+    )
+    assert "ppo" in table and "random" in table
+    for snippet in readme_python_snippets():
+        run_outside(installed, tmp_path, python, "-c", snippet)
+
+
+def test_regular_install_runs_the_demo(installed, tmp_path):
+    out = run_outside(
+        installed, tmp_path, installed / "pokerzoo", "demo", "--timesteps", "256", "--games", "30",
+        "--workers", "1", "--out", tmp_path / "demo", "--no-progress",
+    )
+    assert "Paired differences" in out
 
 
 def test_cli_stops_quietly_when_its_reader_goes_away():
     """`pokerzoo list | true`: the reader has gone before the first write; no BrokenPipeError traceback."""
-    import shutil
-
     exe = shutil.which("pokerzoo", path=str(Path(sys.executable).parent))
     assert exe is not None
     result = subprocess.run(
@@ -107,3 +150,14 @@ def test_cli_stops_quietly_when_its_reader_goes_away():
     )
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
     assert result.stdout.strip() == "141"
+
+
+def test_regular_install_writes_a_viewer_outside_the_checkout(installed, tmp_path):
+    """The viewer's page is built from the web assets shipped in the wheel (``pokerzoo.evaluation.web``)."""
+    pokerzoo = installed / "pokerzoo"
+    run_outside(installed, tmp_path, pokerzoo, "evaluate", "caribbean_stud", "--agents", "random", "--games", "1",
+                "--workers", "1", "--no-plot", "--out", "report", "--record", "h.jsonl")  # fmt: skip
+    said = run_outside(installed, tmp_path, pokerzoo, "view", "h.jsonl")
+    assert "viewer: h.html (1 game" in said
+    page = (tmp_path / "h.html").read_text()
+    assert "const PZ = " in page and 'id="pz-blob-0"' in page and "{{" not in page

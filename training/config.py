@@ -16,7 +16,10 @@ from typing import Any
 
 import yaml
 
+from pokerzoo.agents.registry import make_agent
+from pokerzoo.envs import env_module
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
+from pokerzoo.training.opponents import build_agent
 from pokerzoo.training.single_seat import RECORD_CHOICES, SEATS_CHOICES
 
 ACTIVATIONS = ("tanh", "relu")
@@ -337,8 +340,6 @@ def _set_dotted(raw: dict, key: str, value: Any) -> None:
 
 
 def _check_against_game(cfg: dict) -> None:
-    from pokerzoo.agents.registry import make_agent
-    from pokerzoo.envs import env_module
 
     module = env_module(cfg["game"])  # unknown game: ValueError naming the games
     cfg["game"] = module.raw_env.metadata["name"]
@@ -352,7 +353,6 @@ def _check_against_game(cfg: dict) -> None:
             game_cls(seed=0, **(cfg["eval"][key] or {}))
         except ConfigError as exc:
             raise ConfigError(f"training config, eval.{key}: {exc}") from None
-    from pokerzoo.training.opponents import build_agent
 
     for spec in cfg["opponents"]["scripted"]:
         try:

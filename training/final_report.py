@@ -17,8 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.envs import game_class
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.history import to_jsonable
+from pokerzoo.evaluation.tournament import Tournament, run_tournament
 from pokerzoo.training.config import baseline_deals, baseline_spec
-from pokerzoo.training.history import to_jsonable
 
 
 def evaluate_pair(
@@ -35,8 +38,6 @@ def evaluate_pair(
     options: Mapping | None = None,
 ) -> dict:
     """A duplicate-deal tournament ``[learned, baseline]`` through the harness; the paired difference row."""
-    from pokerzoo.training import report
-    from pokerzoo.training.evaluate import Tournament, run_tournament
 
     e = cfg["eval"]
     t = Tournament(
@@ -81,7 +82,6 @@ def write_final_report(
     cfg: Mapping, run_dir: Path, policy: Path, throughput: Mapping, *, progress: bool | None = None
 ) -> dict:
     """The final evaluation (every final baseline, composites), learning curve, report.md, report.json."""
-    from pokerzoo.envs import game_class
 
     e = cfg["eval"]
     final = run_dir / "final"
@@ -270,6 +270,7 @@ def _pretrain_lines(p: Mapping | None) -> list[str]:
 
 def plot_learning_curve(run_dir: Path, path: Path) -> None:
     """Paired difference against each baseline over training (95% band), and the training reward."""
+    # Deferred: matplotlib takes ~0.8 s to import; only writing the plot needs it.
     import matplotlib
 
     matplotlib.use("Agg")

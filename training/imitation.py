@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import torch
 
 
 def discounted_returns(rewards: np.ndarray, dones: np.ndarray, gamma: float) -> np.ndarray:
@@ -52,7 +53,6 @@ def fit_to_teacher(
     starts with its own optimiser state. The torch RNG drives the minibatch
     order, so a seeded run imitates the same way every time.
     """
-    import torch
 
     policy.set_training_mode(True)
     opt = torch.optim.Adam(policy.parameters(), lr=settings["learning_rate"])

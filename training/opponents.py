@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.policy import PolicyAgent
+from pokerzoo.agents.registry import make_agent
 
 
 class Opponents:
@@ -47,18 +49,13 @@ class Opponents:
 
 
 def build_agent(env_name: str, spec: str | Agent) -> Agent:
-    """An agent from a registry spec (``pokerzoo.agents.registry.make_agent``), or the agent itself.
+    """An agent from a registry spec (``pokerzoo.agents.registry``), or the agent itself.
 
-    Specs take arguments, which tune training opponents and teachers, e.g.
+    Specs with arguments tune training opponents and teachers, e.g.
     ``equity(simulations=40)``: a cheaper Monte Carlo bettor that keeps training
-    fast. Composites take them on either side: ``pimc(bid_budget=128)+heuristic``
-    bids like a deeper search and plays like the heuristic.
+    fast; composites take them on either side: ``pimc(bid_budget=128)+heuristic``.
     """
-    if isinstance(spec, Agent):
-        return spec
-    from pokerzoo.agents.registry import make_agent
-
-    return make_agent(env_name, spec)
+    return spec if isinstance(spec, Agent) else make_agent(env_name, spec)
 
 
 def _seed_agents(agents: Sequence[Agent], seed: int | None) -> None:
@@ -135,7 +132,6 @@ class OpponentPool(Opponents):
         self.set_snapshots([*self.snapshots, str(path)])
 
     def set_snapshots(self, paths: Sequence[str]) -> None:
-        from pokerzoo.training.policy_agent import PolicyAgent
 
         paths = [str(p) for p in paths][-self.max_snapshots :]
         agents = {}

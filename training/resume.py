@@ -16,6 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import torch
+from stable_baselines3.common import logger as sb3_logger
+from torch.utils.tensorboard import SummaryWriter
 
 
 def env_states(venv) -> list[bytes]:
@@ -33,13 +36,11 @@ def restore_env_states(venv, states: list[bytes], masks: np.ndarray | None) -> N
 
 
 def rng_state() -> dict:
-    import torch
 
     return {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()}
 
 
 def set_rng_state(state: dict) -> None:
-    import torch
 
     torch.set_rng_state(state["torch"])
     np.random.set_state(state["numpy"])
@@ -76,7 +77,6 @@ def truncate_csv(path: Path, column: str, last: float) -> None:
 
 
 def make_logger(run_dir: Path, resume_step: int | None, verbose: bool):
-    from stable_baselines3.common import logger as sb3_logger
 
     class ResumableCSV(sb3_logger.CSVOutputFormat):
         """SB3's CSV writer, continuing an existing file (its header and rows) instead of overwriting it."""
@@ -96,7 +96,6 @@ def make_logger(run_dir: Path, resume_step: int | None, verbose: bool):
     try:
         tb = sb3_logger.TensorBoardOutputFormat(str(run_dir / "tb"))
         if resume_step is not None:  # events after the checkpoint belong to the killed run: discard them
-            from torch.utils.tensorboard import SummaryWriter
 
             tb.writer.close()
             tb.writer = SummaryWriter(log_dir=str(run_dir / "tb"), purge_step=resume_step + 1)

@@ -15,14 +15,16 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
+import torch
 import yaml
 
+from pokerzoo.agents.policy import POLICY_DIR
+from pokerzoo.envs import game_class, spec
+from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
-from pokerzoo.training.history import to_jsonable
 
 
 def policy_meta(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
-    from pokerzoo.envs import game_class
 
     game = game_class(cfg["game"])(seed=0, **cfg["options"])
     return {
@@ -80,7 +82,6 @@ def halve_weights(path: str | Path) -> Path:
     significant digits), which can flip a near-tied decision, so a halved
     policy is re-evaluated before its figures are quoted.
     """
-    import torch
 
     path = Path(path)
     with zipfile.ZipFile(path) as z:
@@ -117,7 +118,7 @@ def resolve_policy_file(source: str | Path) -> Path:
 def ship_policy(
     run_dir: str | Path, name: str = "ppo", dest: Path | None = None, weights: str = "float32"
 ) -> Path:
-    """Copy a finished run's policy into ``training/policies/<game>/<name>.zip`` with its provenance.
+    """Copy a finished run's policy into ``agents/policies/<game>/<name>.zip`` with its provenance.
 
     Beside the zip: ``<name>.yaml`` (the run's config), ``<name>.json`` (the
     training command(s), throughput and wall time, and the final evaluation
@@ -126,7 +127,6 @@ def ship_policy(
     ``weights="float16"`` stores the weights at half size (``halve_weights``);
     the final evaluation in the json was then made with the float32 policy.
     """
-    from pokerzoo.training.policy_agent import POLICY_DIR
 
     if weights not in WEIGHT_DTYPES:
         raise ValueError(f"weights={weights!r}: expected one of {', '.join(WEIGHT_DTYPES)}")
@@ -136,7 +136,7 @@ def ship_policy(
         raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
     report = json.loads(report_path.read_text())
     cfg = yaml.safe_load((run / "config.yaml").read_text())
-    short = report["game"].removesuffix("_v0")
+    short = spec(report["game"]).name
     folder = (dest or POLICY_DIR) / short
     folder.mkdir(parents=True, exist_ok=True)
     init = folder / "__init__.py"

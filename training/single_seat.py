@@ -53,7 +53,7 @@ from pokerzoo.agents.base import Agent
 from pokerzoo.envs import env_module
 from pokerzoo.envs.aec import PokerzooAECEnv
 from pokerzoo.envs.engine.game import Game, IllegalActionError
-from pokerzoo.training.opponents import Opponents, as_opponents
+from pokerzoo.training.opponents import Opponents, as_opponents, build_agent
 
 ILLEGAL_MODES = ("terminate", "raise")
 MAX_SKIPPED = 10_000  # episodes in a row without a learner decision: a broken game or seat setting
@@ -246,7 +246,6 @@ class SingleSeatEnv(gym.Env):
         that is n times the data for the same work, since the opponents'
         decisions are no longer thrown away.
         """
-        from pokerzoo.training.opponents import build_agent
 
         if record not in RECORD_CHOICES:
             raise ValueError(f"record={record!r}: expected one of {', '.join(RECORD_CHOICES)}")
@@ -296,7 +295,6 @@ class SingleSeatEnv(gym.Env):
         in seat order, so returns computed over the arrays never mix seats.
         Games are played to the end, so a few more than ``steps`` may be counted.
         """
-        from pokerzoo.training.opponents import build_agent
 
         n, aec, names = self.num_players, self.aec, self.aec.possible_agents
         game_seed, *agent_seeds = selfplay_seeds(seed, n)

@@ -22,7 +22,7 @@
   kill restores all of it, truncates the logs to the checkpoint, and continues
   with the very same numbers an uninterrupted run would have produced (tested);
 * **periodic evaluation** against the baselines through the evaluation harness
-  (``pokerzoo.training.evaluate``: duplicate deals, paired differences with
+  (``pokerzoo.evaluation.tournament``: duplicate deals, paired differences with
   95% intervals), written to ``RUN/evals.csv`` and TensorBoard. Snapshots and
   evaluations run inside a saved-and-restored RNG context, so switching them
   on or off does not change the training itself;
@@ -50,10 +50,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
+import torch.nn as nn
 import yaml
+from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import ConstantSchedule, LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
+from tqdm import tqdm
 
+from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training.config import (
     baseline_deals,
     baseline_spec,
@@ -62,8 +68,8 @@ from pokerzoo.training.config import (
     resolve_workers,
 )
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
-from pokerzoo.training.history import to_jsonable
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
+from pokerzoo.training.opponents import OpponentPool
 from pokerzoo.training.resume import (
     append_rows,
     env_states,
@@ -75,6 +81,7 @@ from pokerzoo.training.resume import (
     truncate_csv,
 )
 from pokerzoo.training.shipping import policy_meta, resolve_policy_file, save_policy
+from pokerzoo.training.single_seat import SingleSeatEnv
 from pokerzoo.training.vec_env import WorkerVecEnv
 
 __all__ = ["Trainer", "load_config"]
@@ -86,8 +93,6 @@ def make_env_fn(cfg: Mapping, snapshots: list[str] | None = None) -> Callable:
     snapshots = list(snapshots or [])
 
     def make():
-        from pokerzoo.training.opponents import OpponentPool
-        from pokerzoo.training.single_seat import SingleSeatEnv
 
         pool = OpponentPool(
             game,
@@ -174,7 +179,6 @@ class Trainer:
         return path if (path / "model.zip").is_file() and (path / "state.pkl").is_file() else None
 
     def _policy_kwargs(self) -> dict:
-        import torch.nn as nn
 
         p = self.cfg["ppo"]
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[p["activation"]]
@@ -185,7 +189,6 @@ class Trainer:
         }
 
     def _lr(self):
-        from stable_baselines3.common.utils import ConstantSchedule, LinearSchedule
 
         lr = self.cfg["ppo"]["learning_rate"]
         return LinearSchedule(lr["start"], lr["end"], 1.0) if isinstance(lr, dict) else ConstantSchedule(lr)
@@ -198,7 +201,6 @@ class Trainer:
         return ent["start"] + done * (ent["end"] - ent["start"])
 
     def _new_model(self):
-        from sb3_contrib import MaskablePPO
 
         p = self.cfg["ppo"]
         return MaskablePPO(
@@ -225,7 +227,6 @@ class Trainer:
     # ------------------------------------------------------------------ the run
     def train(self) -> dict:
         """Train to ``total_timesteps`` (from the latest checkpoint when resuming); returns the report."""
-        import torch
 
         torch.set_num_threads(self.cfg["torch_threads"])
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -279,7 +280,6 @@ class Trainer:
         return self.finish()
 
     def _load_checkpoint(self, saved: dict) -> None:
-        from sb3_contrib import MaskablePPO
 
         self.model = MaskablePPO.load(
             str(self._resume_from / "model.zip"),
@@ -303,7 +303,6 @@ class Trainer:
         continues another under a different league or rate is a new run with
         its own report.
         """
-        from sb3_contrib import MaskablePPO
 
         path = resolve_policy_file(source)
         other = MaskablePPO.load(str(path), device="cpu")
@@ -473,7 +472,6 @@ class Trainer:
 
     def finish(self) -> dict:
         """Save the final policy and write the final report (``RUN/final``)."""
-        from sb3_contrib import MaskablePPO
 
         final = self.run_dir / "final"
         final.mkdir(parents=True, exist_ok=True)
@@ -538,7 +536,6 @@ class _Hooks(BaseCallback):
         self._bar = None
 
     def _on_training_start(self) -> None:
-        from tqdm import tqdm
 
         t = self.trainer
         self._t_start = time.perf_counter()

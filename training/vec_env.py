@@ -29,6 +29,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from stable_baselines3.common.env_util import is_wrapped
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv, VecEnvIndices
 
 OWNER_POLL_SECONDS = 1.0
@@ -95,7 +96,6 @@ def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper, owner_pid: i
                 setattr(envs[i], name, value)
             remote.send(None)
         elif cmd == "is_wrapped":
-            from stable_baselines3.common.env_util import is_wrapped
 
             cls, local = data
             remote.send([is_wrapped(envs[i], cls) for i in local])

@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.envs.breed_the_heifer import encoding, render
+from pokerzoo.envs.breed_the_heifer import encoding, render, scene
 from pokerzoo.envs.breed_the_heifer.ranking import ranker
 from pokerzoo.envs.breed_the_heifer.wilds import NO_WILD, WildTracker
 from pokerzoo.envs.engine.betting import ACTION_NAMES, BET, CALL, NUM_ACTIONS, RAISE, LimitBetting
 from pokerzoo.envs.engine.cards import RANK_CHARS, format_card, format_cards
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
 
@@ -312,7 +313,7 @@ class BreedTheHeiferGame(Game):
             ],
             "stacks": list(self.stacks),
         }
-        self.log("settle", **self.last_outcome)
+        self.log_event(UnitEnd("settle", dict(self.last_outcome)))
         self.hand_number += 1
         if self.hand_number >= self.num_hands or sum(s > 0 for s in self.stacks) < 2:
             self.street = LAST_STREET + 1
@@ -449,3 +450,6 @@ class BreedTheHeiferGame(Game):
 
     def render(self, viewer: int | None = None) -> str:
         return render.render(self, viewer)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

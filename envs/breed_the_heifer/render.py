@@ -16,12 +16,21 @@ if TYPE_CHECKING:
 STREETS = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
 
 
-def _wild_text(view) -> str:
+def wild_text(view) -> str:
     if view.wild_rank >= 0:
         return f"wild: {RANK_CHARS[view.wild_rank]}s"
     if view.pair_pending:
         return "wild: none (pair pending: the next up card breeds it)"
     return "wild: none"
+
+
+def seat_state(view, p: int) -> str:
+    """'sitting out', 'folded', 'all in' or '' for seat ``p`` (public facts of the view)."""
+    if not view.in_hand[p]:
+        return "sitting out"
+    if view.folded[p]:
+        return "folded"
+    return "all in" if view.stacks[p] == 0 else ""
 
 
 def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
@@ -31,7 +40,7 @@ def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
     street = "over" if v.phase == "over" else STREETS[v.street]
     lines = [
         f"Breed the Heifer — hand {min(v.hand_number + 1, v.num_hands)}/{v.num_hands}, {street}, "
-        f"pot {v.pot}, {_wild_text(v)}; seen by player {viewer}"
+        f"pot {v.pot}, {wild_text(v)}; seen by player {viewer}"
     ]
     for p in range(v.num_players):
         marker = "->" if v.current_player == p else "  "
@@ -44,12 +53,7 @@ def render(game: BreedTheHeiferGame, viewer: int | None = None) -> str:
         else:
             down = " ".join("##" for _ in game.down[p])  # how many, never which
         up = format_cards(v.up[p])
-        if v.folded[p]:
-            state = "folded"
-        elif v.stacks[p] == 0:
-            state = "all in"
-        else:
-            state = ""
+        state = seat_state(v, p)
         row = f"{marker} P{p} {button} stack {v.stacks[p]:>4}  bet {v.bets[p]:>3}  [{down}] {up}  {state}"
         lines.append(row.rstrip())
     if v.phase != "over" and v.current_player is not None:

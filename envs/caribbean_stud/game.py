@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerzoo.envs.caribbean_stud import encoding
+from pokerzoo.envs.caribbean_stud import encoding, scene
 from pokerzoo.envs.caribbean_stud.payouts import QUALIFY_KEY, RESULTS, SYSTEM, settle
 from pokerzoo.envs.engine.cards import format_cards
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import Option, OptionSet
 
@@ -168,7 +169,7 @@ class CaribbeanStudGame(Game):
             "net": sum(net),
         }
         self.give(0, float(sum(net)))
-        self.log("showdown", **self.last_outcome)
+        self.log_event(UnitEnd("showdown", dict(self.last_outcome)))
         self.hand_number += 1
         if self.hand_number == self.num_hands:
             self.finish()
@@ -262,3 +263,6 @@ class CaribbeanStudGame(Game):
                 + f"; net {o['net']:+d}"
             )
         return "\n".join(lines)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from pokerzoo.envs.engine.cards import DECKS, Chance
+from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.options import OptionSet
 
 _STAND_IN = Chance(seed=0)  # never drawn from: stands in for a game's chance while determinize clones it
@@ -82,7 +83,7 @@ class Game(ABC):
     def _init(self, seed: int | None, chance: Chance | None) -> None:
         self.seed = seed
         self.chance = chance if chance is not None else Chance(np.random.default_rng(seed))
-        self.events: list[dict] = []
+        self.events: list[dict | Event] = []
         self.history: list[int] = []
         self.is_over = False
         self.is_truncated = False  # ended by a documented safety cap rather than by the rules
@@ -196,6 +197,14 @@ class Game(ABC):
         """Extra facts for ``infos`` (e.g. the full outcome once a hand ends)."""
         return {}
 
+    def scene(self, viewer: int | None) -> dict:
+        """The table as seat ``viewer`` sees it, as JSON for the browser (``pokerzoo.envs.engine.scene``).
+
+        None is the all-cards viewpoint of a replay. A seat's scene holds nothing
+        its ``view`` and the public record do not: no hidden card.
+        """
+        raise NotImplementedError(f"{self.NAME} draws no scene")
+
     # ----------------------------------------------------------- shared behaviour
     @property
     def deck(self) -> tuple[int, ...]:
@@ -262,6 +271,11 @@ class Game(ABC):
         """Record an event (unless silenced); events are JSON-ready dicts for histories and rendering."""
         if not self._quiet:
             self.events.append({"type": kind, **data})
+
+    def log_event(self, event: Event) -> None:
+        """Record a typed event (``pokerzoo.envs.engine.events``): one that code outside the rules reads."""
+        if not self._quiet:
+            self.events.append(event)
 
     def finish(self, truncated: bool = False) -> None:
         self.is_over = True

@@ -23,11 +23,12 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, format_card
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.hands.exact import CATEGORIES, classify
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
-from pokerzoo.envs.mexican_poker import corners, encoding, render
+from pokerzoo.envs.mexican_poker import corners, encoding, render, scene
 from pokerzoo.envs.mexican_poker.actions import (
     DOUBT_BASE,
     FIRST_COMBO,
@@ -276,7 +277,14 @@ class MexicanPokerGame(Game):
             "scores": list(self.scores),
         }
         self._info = None
-        self.log("score", **self.last_round)
+        self.log_event(
+            UnitEnd(
+                "score",
+                dict(self.last_round),
+                bids=tuple(self.last_round["predictions"]),
+                tricks=tuple(self.last_round["tricks"]),
+            )
+        )
         self.round_index += 1
         if self.round_index == self.rounds:
             self._end_game()
@@ -445,3 +453,6 @@ class MexicanPokerGame(Game):
         if viewer is None:
             viewer = self.turn
         return render.render(self.view(viewer), self.last_round, self.result)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -31,10 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerzoo.envs.engine.cards import format_card, format_cards, is_joker
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
-from pokerzoo.envs.perico import actions, encoding, render
+from pokerzoo.envs.perico import actions, encoding, render, scene
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW, KNOCK
 from pokerzoo.envs.perico.ranking import has_royal, ranker_for, sort_hand
 
@@ -315,7 +316,7 @@ class PericoGame(Game):
                 self.give(winner, 1.0)
         outcome["scores"] = list(self.scores)
         self.last_outcome = outcome
-        self.log("round_end", **outcome)
+        self.log_event(UnitEnd("round_end", dict(outcome)))
         if winner is not None and self.scores[winner] >= self.target:
             self._end_game([winner], truncated=False)
             return True
@@ -602,3 +603,6 @@ class PericoGame(Game):
 
     def render(self, viewer: int | None = None) -> str:
         return render.render(self, viewer)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.envs.engine.cards import DECKS, format_card, format_cards
+from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
 from pokerzoo.envs.engine.tricks import (
@@ -31,7 +32,7 @@ from pokerzoo.envs.engine.tricks import (
     make_play,
     winner,
 )
-from pokerzoo.envs.raspisnoy_poker import actions, encoding, render, schedule, worlds
+from pokerzoo.envs.raspisnoy_poker import actions, encoding, render, scene, schedule, worlds
 from pokerzoo.envs.raspisnoy_poker.schedule import DARK, FOREHEAD, NO_BIDDING, NO_TRUMP
 from pokerzoo.envs.raspisnoy_poker.scoring import deal_points
 from pokerzoo.envs.raspisnoy_poker.view import RaspisnoyView, SheetRow
@@ -359,7 +360,14 @@ class RaspisnoyPokerGame(Game):
             "points": list(points),
             "totals": list(self.scores),
         }
-        self.log("deal_scored", **self.last_deal)
+        self.log_event(
+            UnitEnd(
+                "deal_scored",
+                dict(self.last_deal),
+                bids=tuple(self.last_deal["bids"]),
+                tricks=tuple(self.last_deal["tricks"]),
+            )
+        )
         self.deal_index += 1
         if self.deal_index == len(self.schedule):
             self.finish()
@@ -484,3 +492,6 @@ class RaspisnoyPokerGame(Game):
         if viewer is None:
             viewer = self.current_player if self.current_player is not None else 0
         return render.render(self.view(viewer), self.joker_labels)
+
+    def scene(self, viewer: int | None) -> dict:
+        return scene.scene(self, viewer)

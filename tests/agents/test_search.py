@@ -270,7 +270,7 @@ def test_search_without_a_game_acts_like_its_rollout_agent():
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_search_agents_play_whole_games_in_composites(name):
-    from pokerzoo.training.evaluate import play_game
+    from pokerzoo.evaluation.tournament import play_game
 
     cls = game_class(name)
     seats = [
@@ -281,3 +281,22 @@ def test_search_agents_play_whole_games_in_composites(name):
     g = cls(seed=8, **SMALL[name])
     tally = play_game(g, [seats[i % len(seats)] for i in range(g.num_players)])
     assert g.is_over and tally["steps"] > 0
+
+
+@pytest.mark.parametrize("kind", sorted(CHEAP))
+def test_search_agents_report_their_values(kind):
+    g = _mid_game("mexican_poker_v0", 3, 6)
+    agent = make_agent("mexican_poker", CHEAP[kind], seed=0)
+    action = agent.act(g.view(g.current_player), g.legal_mask(), g)
+    said = agent.decision_details()
+    assert said["kind"] == "values" and set(said["actions"]) <= set(g.legal_actions())
+    assert action in said["actions"] and len(said["values"]) == len(said["actions"])
+    if kind == "pimc":  # PIMC plays its best-valued move (ISMCTS its most visited)
+        assert action == said["actions"][int(np.argmax(said["values"]))]
+    forced = _mid_game("raspisnoy_poker_v0", 0, 0)
+    while np.count_nonzero(forced.legal_mask()) > 1:
+        forced.apply(int(np.flatnonzero(forced.legal_mask())[0]))
+    assert not forced.is_over
+    agent = make_agent("raspisnoy_poker", CHEAP[kind], seed=0)
+    agent.act(forced.view(forced.current_player), forced.legal_mask(), forced)
+    assert agent.decision_details() is None  # a forced move computed nothing

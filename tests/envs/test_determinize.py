@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerzoo.envs import ENV_NAMES, game_class
+from pokerzoo.envs import GAMES, game_class
 from pokerzoo.envs.engine.cards import DECKS, ScriptedChance
 from pokerzoo.envs.engine.cards import parse_card as card
 from pokerzoo.envs.engine.game import Game
@@ -125,7 +125,17 @@ def caribbean_knowledge(g: Game, p: int) -> list[HiddenPlace]:
     return [*places, HiddenPlace("stock", _sizes(g)["stock"], rest)]
 
 
+def high_card_knowledge(g: Game, p: int) -> list[HiddenPlace]:
+    v = g.view(p)
+    if g.is_over:  # the showdown shows every hand
+        return []
+    pool = frozenset(c for c in range(52) if c not in v.hand)
+    places = [HiddenPlace(f"hand{q}", 3, pool) for q in range(v.num_players) if q != p]
+    return [*places, HiddenPlace("stock", _sizes(g)["stock"], pool)]
+
+
 KNOWLEDGE = {
+    "high_card_v0": high_card_knowledge,
     "raspisnoy_poker_v0": raspisnoy_knowledge,
     "mexican_poker_v0": mexican_knowledge,
     "perico_v0": perico_knowledge,
@@ -150,12 +160,13 @@ CASES = [
     ("breed_the_heifer_v0", {"num_players": 5}, [0, 1]),
     ("breed_the_heifer_v0", {"num_players": 3, "wild_pairs": "any_player", "num_hands": 2}, [2]),
     ("caribbean_stud_v0", {"boxes": 3, "ante_choices": [1, 2], "num_hands": 2}, [0]),
+    ("high_card_v0", {"num_players": 4}, [0, 1]),
 ]
 
 
 def test_every_game_has_a_knowledge_function():
-    assert set(KNOWLEDGE) == set(ENV_NAMES)
-    assert {name for name, _, _ in CASES} == set(ENV_NAMES)
+    assert set(KNOWLEDGE) == set(GAMES)  # the example game too
+    assert {name for name, _, _ in CASES} == set(GAMES)
 
 
 @pytest.mark.parametrize(("name", "config", "seeds"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])

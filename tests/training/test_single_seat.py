@@ -23,7 +23,7 @@ from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import env_module, game_class
 from pokerzoo.envs.engine.cards import Chance, ScriptedChance
 from pokerzoo.envs.engine.game import IllegalActionError
-from pokerzoo.training.evaluate import installed_games
+from pokerzoo.evaluation.tournament import installed_games
 from pokerzoo.training.opponents import FixedOpponents, OpponentPool, as_opponents
 from pokerzoo.training.single_seat import SingleSeatEnv
 
@@ -334,9 +334,9 @@ class FakePolicy(Agent):
 
 
 def test_pool_probabilities_with_snapshots(monkeypatch):
-    from pokerzoo.training import policy_agent
+    from pokerzoo.training import opponents
 
-    monkeypatch.setattr(policy_agent, "PolicyAgent", FakePolicy)
+    monkeypatch.setattr(opponents, "PolicyAgent", FakePolicy)
     pool = OpponentPool(CARIBBEAN, {"random": 2.0}, self_play=2.0, latest_share=0.5, max_snapshots=3)
     for p in ("a", "b", "c", "d"):
         pool.add_snapshot(p)
@@ -412,7 +412,7 @@ def tiny_policy(tmp_path_factory):
 def test_policy_agent_matches_torch_and_respects_masks(tiny_policy):
     import torch
 
-    from pokerzoo.training.policy_agent import PolicyAgent, load_policy_net
+    from pokerzoo.agents.policy import PolicyAgent, load_policy_net
 
     path, model = tiny_policy
     net = load_policy_net(path)
@@ -437,8 +437,8 @@ def test_policy_agent_matches_torch_and_respects_masks(tiny_policy):
 
 
 def test_policy_specs_resolve_through_the_registry(tiny_policy, tmp_path, monkeypatch):
+    from pokerzoo.agents import policy as policy_agent
     from pokerzoo.agents.base import CompositeAgent
-    from pokerzoo.training import policy_agent
 
     path, _ = tiny_policy
     agent = make_agent(CARIBBEAN, f"policy:{path}")
@@ -454,7 +454,7 @@ def test_policy_specs_resolve_through_the_registry(tiny_policy, tmp_path, monkey
     if MULTI:
         with pytest.raises(ValueError, match="trained on caribbean_stud_v0"):
             make_agent(MULTI[0], f"policy:{path}")
-    # Shipped policies are found by name in training/policies/<game>/<name>.zip.
+    # Shipped policies are found by name in agents/policies/<game>/<name>.zip.
     shipped = tmp_path / "policies" / "caribbean_stud"
     shipped.mkdir(parents=True)
     (shipped / "mine.zip").write_bytes(path.read_bytes())
@@ -467,8 +467,8 @@ def test_policy_specs_resolve_through_the_registry(tiny_policy, tmp_path, monkey
 
 @pytest.mark.parametrize("game", GAMES)
 def test_shipped_policy_plays_legally(game):
-    from pokerzoo.training.evaluate import play_game
-    from pokerzoo.training.policy_agent import shipped_policies
+    from pokerzoo.agents.policy import shipped_policies
+    from pokerzoo.evaluation.tournament import play_game
 
     names = shipped_policies(game)
     if not names:

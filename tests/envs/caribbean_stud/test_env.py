@@ -10,28 +10,9 @@ from pokerzoo.envs.caribbean_stud import encoding
 from pokerzoo.envs.caribbean_stud.game import CaribbeanStudGame
 from pokerzoo.envs.engine.cards import ScriptedChance, parse_cards
 from pokerzoo.envs.testing import (
-    check_clone_continuation,
-    check_determinism,
-    check_env,
     check_hidden_information,
-    check_illegal_actions,
     check_random_play,
 )
-
-CONFIGS = [{}, {"boxes": 3}, {"boxes": 2, "ante_choices": [1, 2, 5], "num_hands": 3}]
-
-
-@pytest.mark.parametrize("config", CONFIGS)
-def test_random_play_invariants(config):
-    assert check_random_play(CaribbeanStudGame, [config], range(60)) > 0
-
-
-@pytest.mark.parametrize("config", CONFIGS)
-def test_determinism_hidden_information_clone_and_illegal_actions(config):
-    check_determinism(CaribbeanStudGame, config, 11)
-    assert check_hidden_information(CaribbeanStudGame, config, 12) > 0
-    check_clone_continuation(CaribbeanStudGame, config, 13)
-    assert check_illegal_actions(CaribbeanStudGame, config, 14, every=1) > 0
 
 
 @settings(max_examples=20, deadline=None)
@@ -39,11 +20,6 @@ def test_determinism_hidden_information_clone_and_illegal_actions(config):
 def test_property_random_play(seed, boxes, hands):
     check_random_play(CaribbeanStudGame, [{"boxes": boxes, "num_hands": hands}], [seed])
     check_hidden_information(CaribbeanStudGame, {"boxes": boxes}, seed, samples=1)
-
-
-@pytest.mark.parametrize("config", CONFIGS)
-def test_pettingzoo_api_and_seed(config):
-    check_env(lambda: caribbean_stud_v0.env(**config), num_cycles=50)
 
 
 def test_env_outcome_in_infos_and_ansi_render():

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerzoo.envs import mexican_poker_v0
 from pokerzoo.envs.mexican_poker import MexicanPokerGame
 from pokerzoo.envs.testing import (
-    check_clone_continuation,
-    check_determinism,
-    check_env,
     check_hidden_information,
-    check_illegal_actions,
-    check_random_play,
     play_random,
 )
 
-PLAYERS = range(2, 8)
 VARIANTS = [
     {},
     {"doubt_chips": False},
@@ -28,14 +20,6 @@ VARIANTS = [
     {"corner_table": "0" * 65},  # every deal (1, 7): the largest hands
     {"corner_table": "4" * 65},  # every deal (5, 3): the largest board
 ]
-
-
-@pytest.mark.parametrize("players", PLAYERS)
-def test_random_play_every_player_count(players):
-    decisions = check_random_play(
-        MexicanPokerGame, [{"num_players": players, **v} for v in VARIANTS], seeds=range(2)
-    )
-    assert decisions > 0
 
 
 @settings(max_examples=15, deadline=None)
@@ -70,11 +54,6 @@ def test_random_play_property(seed, players, variant):
     assert rounds == 3 and tricks_this_round == 0
 
 
-@pytest.mark.parametrize("players", PLAYERS)
-def test_determinism(players):
-    check_determinism(MexicanPokerGame, {"num_players": players, "rounds": 3}, seed=players)
-
-
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 7))
 def test_hidden_information(seed, players):
@@ -82,22 +61,6 @@ def test_hidden_information(seed, players):
         MexicanPokerGame, {"num_players": players, "rounds": 2}, seed, samples=1, every=2
     )
     assert moved > 0
-
-
-@pytest.mark.parametrize("players", PLAYERS)
-def test_clone_continuation(players):
-    check_clone_continuation(MexicanPokerGame, {"num_players": players, "rounds": 3}, seed=100 + players)
-
-
-@pytest.mark.parametrize("players", [2, 4, 7])
-def test_illegal_actions(players):
-    tried = check_illegal_actions(MexicanPokerGame, {"num_players": players, "rounds": 2}, seed=players)
-    assert tried > 0
-
-
-@pytest.mark.parametrize("players", [2, 3, 7])
-def test_pettingzoo_api_and_seed(players):
-    check_env(lambda: mexican_poker_v0.env(num_players=players, rounds=2), num_cycles=100)
 
 
 def test_determinize_redraws_face_down_predictions():

@@ -11,30 +11,9 @@ from pokerzoo.envs.perico import encoding
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW
 from pokerzoo.envs.perico.game import PericoGame
 from pokerzoo.envs.testing import (
-    check_clone_continuation,
-    check_determinism,
-    check_env,
     check_hidden_information,
-    check_illegal_actions,
     check_random_play,
 )
-
-CONFIGS = [{"num_players": n} for n in range(2, 7)]
-CONFIGS += [{"num_players": n, "six_card": True} for n in range(2, 6)]
-IDS = [f"{'six' if c.get('six_card') else 'five'}-{c['num_players']}p" for c in CONFIGS]
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_random_play_invariants(config):
-    assert check_random_play(PericoGame, [config], range(6)) > 0
-
-
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-def test_determinism_hidden_information_clone_and_illegal_actions(config):
-    check_determinism(PericoGame, config, 11)
-    assert check_hidden_information(PericoGame, config, 12, samples=1, every=2) > 0
-    check_clone_continuation(PericoGame, config, 13)
-    assert check_illegal_actions(PericoGame, config, 14, every=4) > 0
 
 
 def test_options_through_random_play():
@@ -70,11 +49,6 @@ def test_property_random_play(seed, n, six):
 @given(seed=st.integers(0, 2**31), six=st.booleans())
 def test_property_hidden_information(seed, six):
     check_hidden_information(PericoGame, {"num_players": 3, "six_card": six}, seed, samples=1, every=3)
-
-
-@pytest.mark.parametrize("config", [{}, {"num_players": 2}, {"six_card": True, "num_players": 5}])
-def test_pettingzoo_api_and_seed(config):
-    check_env(lambda: perico_v0.env(**config), num_cycles=60)
 
 
 def test_observation_layout():

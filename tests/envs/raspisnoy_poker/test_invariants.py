@@ -12,15 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerzoo.envs import raspisnoy_poker_v0
 from pokerzoo.envs.raspisnoy_poker import schedule
 from pokerzoo.envs.raspisnoy_poker.game import RaspisnoyPokerGame as Game
 from pokerzoo.envs.testing import (
-    check_clone_continuation,
     check_determinism,
-    check_env,
     check_hidden_information,
-    check_illegal_actions,
     check_random_play,
 )
 
@@ -74,24 +70,6 @@ def test_hidden_information_with_variant_ceilings():
     config = {"num_players": 4, "schedule": [(13, "normal")], "joker_lead_demands_highest": True}
     for seed in range(3):
         check_hidden_information(Game, config, seed=seed, samples=2, every=2)
-
-
-@pytest.mark.parametrize(("n", "deck"), TABLES, ids=IDS)
-def test_determinism_clone_and_illegal_actions(n, deck):
-    config = {"num_players": n, "deck": deck, "schedule": "single"}
-    for seed in range(4):
-        check_determinism(Game, config, seed)
-        check_clone_continuation(Game, config, seed)
-        assert check_illegal_actions(Game, config, seed) > 0
-    check_clone_continuation(Game, {"num_players": n, "deck": deck}, 99)
-
-
-@pytest.mark.parametrize(
-    "config",
-    [{}, {"num_players": 3, "deck": "34", "schedule": "single"}, {"num_players": 10, "schedule": "single"}],
-)
-def test_pettingzoo_api_and_seed(config):
-    check_env(lambda: raspisnoy_poker_v0.env(**config), num_cycles=300)
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,0 +1,264 @@
+"""The main demonstration (``make demo``): train a policy for a few minutes, then evaluate it with the baselines.
+
+``pokerzoo demo`` (what ``make demo`` runs):
+
+1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Caribbean
+   stud, about five minutes on two cores) into ``--out/<game>-train-TIME``;
+   the run writes its logs, checkpoints, learning curve and report there like
+   any ``pokerzoo train`` run;
+2. plays one duplicate-deal tournament through the evaluation harness: the
+   policy shipped in ``agents/policies/<game>/`` (``ppo``), the fresh one
+   (``policy:RUN``) and the game's scripted baselines on the same deals, and
+   prints the table with the paired differences and their 95% intervals.
+   ``--games N`` sets the deals (default 20,000 for one-seat games, 100 otherwise).
+
+``pokerzoo demo --scripted`` instead evaluates the scripted agents (and the
+shipped policies) of every installed game, without training: for every game
+all its agents play a duplicate-deal tournament and the report table is
+printed. The number of deals per game is chosen to fit a time budget
+(--budget seconds per game, default 30), measured on a few pilot deals and
+scaled by the number of workers; --games fixes it instead, --only picks
+games. Reports are written to ``--out/<game>/``.
+
+The pilot runs against a deadline (a third of the budget): when not even
+its first deal finishes, the agent that spent the most time per decision is left out
+of this game's demo (the demo says so and how to evaluate it separately) and
+the pilot is tried again. A game's registry entry (``demo_options``) gives the
+options the demo plays it with where the default game is too long for a search agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from pokerzoo.agents.base import Agent
+from pokerzoo.agents.policy import shipped_policies
+from pokerzoo.agents.registry import agent_names
+from pokerzoo.envs import ENV_NAMES, canonical, game_class, spec
+from pokerzoo.evaluation import report
+from pokerzoo.evaluation.tournament import (
+    DealRunner,
+    Tournament,
+    installed_games,
+    prepare,
+    resolve_workers,
+    run_tournament,
+)
+from pokerzoo.training.config import load_config
+from pokerzoo.training.train import Trainer
+
+DEFAULT_GAME = "caribbean_stud"
+CONFIG_DIR = Path(str(resources.files("pokerzoo.configs")))  # configs/ in a checkout, package data when installed
+MIN_DEALS, MAX_DEALS = 4, 20_000
+PILOT_SHARE = 1 / 3  # of the budget, at most, for the pilot deals
+PILOT_DEALS, PILOT_STEADY_SECONDS = 6, 1.0  # pilot: up to 6 deals, or 1 s of steady play after the first
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scripted",
+        action="store_true",
+        help="no training: evaluate the scripted agents and shipped policies of every installed game",
+    )
+    parser.add_argument("--game", default=DEFAULT_GAME, help=f"game to train (default {DEFAULT_GAME})")
+    parser.add_argument("--config", metavar="YAML", help="training config (default configs/<game>/demo.yaml)")
+    parser.add_argument("--timesteps", type=int, metavar="N", help="learner steps (default: the config's)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="deals of the tournament (training demo: default 20000 for one-seat games, 100 otherwise; "
+        "--scripted: per game, default: fit --budget)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="--scripted: time per game when --games is not given (default 30)",
+    )
+    parser.add_argument("--only", nargs="+", metavar="GAME", help="--scripted: only these games")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
+    parser.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
+
+
+def demo_agents(game: str) -> list[str] | None:
+    """The agents the demo compares on ``game``, or None when the game or its agents are not installed yet.
+
+    Every scripted agent, ``random``, and the policies shipped for the game.
+    """
+    if game not in installed_games():
+        return None
+    return [*shipped_policies(game), *agent_names(game)]
+
+
+class PilotTimeout(Exception):
+    pass
+
+
+class _Timed(Agent):
+    """Times an agent's decisions and stops the pilot at the deadline."""
+
+    def __init__(self, inner: Agent, deadline: float):
+        super().__init__()
+        self.inner, self.deadline = inner, deadline
+        self.name = inner.name
+        self.seconds, self.calls = 0.0, 0
+
+    def act(self, view, mask, game=None) -> int:
+        start = time.perf_counter()
+        action = self.inner.act(view, mask, game)
+        now = time.perf_counter()
+        self.seconds += now - start
+        self.calls += 1
+        if now > self.deadline:
+            raise PilotTimeout
+        return action
+
+    def seed(self, seed) -> None:
+        self.inner.seed(seed)
+
+
+def fit_deals(t: Tournament, budget: float, workers: int) -> tuple[int, float, list[str]]:
+    """(deals that fit ``budget`` seconds, seconds per deal, agents left out as too slow).
+
+    The first pilot deal includes one-off costs (tables an agent builds on first
+    use, in every worker again); the following pilot deals give the steady
+    rate. The one-off cost is taken off the budget before scaling.
+    """
+    agents = list(t.agents)
+    left_out: list[str] = []
+    while True:
+        trial = Tournament(t.game, tuple(agents), deals=PILOT_DEALS, seed=t.seed, config=t.config)
+        _, lineups = prepare(trial)
+        runner = DealRunner(trial, lineups)
+        start = time.perf_counter()
+        deadline = start + budget * PILOT_SHARE
+        timed = [_Timed(a, deadline) for a in runner.agents]
+        runner.agents = timed
+        ends: list[float] = []
+        try:
+            for deal in range(PILOT_DEALS):
+                runner.play_deal(deal)
+                ends.append(time.perf_counter())
+                if len(ends) >= 2 and ends[-1] - ends[0] > PILOT_STEADY_SECONDS:
+                    break
+        except PilotTimeout:
+            if not ends:  # not even one deal in a third of the budget: leave the slowest agent out
+                per_call = [a.seconds / a.calls if a.calls else 0.0 for a in timed]
+                if len(agents) == 1:
+                    return 0, float("inf"), left_out + agents
+                left_out.append(agents.pop(int(np.argmax(per_call))))
+                continue
+        first = ends[0] - start
+        steady = (ends[-1] - ends[0]) / (len(ends) - 1) if len(ends) > 1 else first
+        steady = max(steady, 1e-6)
+        warmup = max(0.0, first - steady)
+        deals = int(max(budget - warmup, budget / 4) * workers * 0.8 / steady)
+        return max(MIN_DEALS, min(MAX_DEALS, deals)), steady, left_out
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_scripted(args) if args.scripted else run_training(args)
+
+
+def run_scripted(args: argparse.Namespace) -> int:
+    """The evaluation of every installed game's agents (``--scripted``)."""
+    names = [canonical(g) for g in args.only] if args.only else list(ENV_NAMES)
+    start = time.perf_counter()
+    done, skipped = [], []
+    workers = resolve_workers(args.workers, 10**9)
+    for name in names:
+        agents = demo_agents(name)
+        if agents is None:
+            skipped.append(name)
+            continue
+        config = dict(spec(name).demo_options)
+        note = ""
+        if args.games:
+            deals = args.games
+        else:
+            t = Tournament(game=name, agents=tuple(agents), deals=1, seed=args.seed, config=config)
+            deals, per_deal, left_out = fit_deals(t, args.budget, workers)
+            if left_out:
+                options = " ".join(f"{k}={v}" for k, v in config.items())
+                print(
+                    f"\n{name}: left out of the demo, too slow for a {args.budget:g} s budget: "
+                    f"{', '.join(left_out)} (evaluate with `pokerzoo evaluate {name} --agents "
+                    f"{' '.join(left_out)} ...{' --config ' + options if options else ''}`)"
+                )
+                agents = [a for a in agents if a not in left_out]
+            if not agents:
+                skipped.append(name)
+                continue
+            note = f" (fits {args.budget:g} s on {workers} worker(s): a deal takes {per_deal * 1000:.0f} ms)"
+        t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed, config=config)
+        print(f"\n# {name}: {', '.join(agents)}; {deals} deals{note}", flush=True)
+        result = run_tournament(t, workers=workers)
+        summary = report.summarize(result)
+        report.write_all(result, Path(args.out, name), summary)
+        print(report.markdown(summary), flush=True)
+        done.append(name)
+    if skipped:
+        print(f"not evaluated (rules or agents not installed yet, or too slow): {', '.join(skipped)}")
+    if not done:
+        raise ValueError("no game could be evaluated: none of them has its rules and agents installed")
+    print(f"demo: {len(done)} game(s) evaluated in {time.perf_counter() - start:.0f} s; reports in {args.out}/<game>/")
+    return 0
+
+
+# --------------------------------------------------------------------------- the training demo
+def training_baselines(env_name: str) -> list[str]:
+    """The scripted agents the training demo compares with: all the game's, but the slow searchers."""
+    slow = {"exact_ev", "pimc"}  # per-decision enumeration or search: minutes per thousand deals
+    return [a for a in agent_names(env_name) if a not in slow]
+
+
+def run_training(args: argparse.Namespace) -> int:
+    """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
+    name = canonical(args.game)
+    short = spec(name).name
+    config = Path(args.config) if args.config else CONFIG_DIR / short / "demo.yaml"
+    if not config.is_file():
+        raise FileNotFoundError(f"no demo config {config}; give one with --config")
+    if args.timesteps is not None and args.timesteps < 1:
+        raise ValueError(f"--timesteps must be a positive integer, got {args.timesteps}")
+    cfg = load_config(config, {} if args.timesteps is None else {"total_timesteps": args.timesteps})
+    out = Path(args.out, f"{short}-train-{time.strftime('%Y%m%d-%H%M%S')}")
+    start = time.perf_counter()
+    print(f"# 1. training {cfg['name']}: {cfg['total_timesteps']:,} steps of {name} into {out}", flush=True)
+    trainer = Trainer(cfg, out, progress=None if args.progress else False)
+    trainer.train()
+    tp = trainer.throughput()
+    print(
+        f"trained in {tp['wall_seconds']:.0f} s; env steps/s while collecting "
+        f"{tp['env_steps_per_second_collecting']}; training report: {out / 'final' / 'report.md'}",
+        flush=True,
+    )
+
+    agents = list(shipped_policies(name))
+    if not agents:
+        print(f"(no policy shipped for {name} in agents/policies/{short}/)")
+    agents.append(f"policy:{out}")
+    agents += training_baselines(name)
+    one_seat = game_class(name)(seed=0).num_players == 1
+    deals = args.games or (20_000 if one_seat else 100)
+    print(f"\n# 2. evaluation: {', '.join(agents)}; {deals:,} duplicate deals", flush=True)
+    t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed)
+    result = run_tournament(t, workers=args.workers, progress=None if args.progress else False)
+    summary = report.summarize(result)
+    report.write_all(result, out / "demo_evaluation", summary)
+    print(report.markdown(summary), flush=True)
+    hint = (
+        f"play against the house yourself: pokerzoo play {short}"
+        if one_seat
+        else f"play against it: pokerzoo play {short} --opponents policy:{out}"
+    )
+    print(f"demo done in {time.perf_counter() - start:.0f} s; the fresh policy is policy:{out}; {hint}")
+    return 0

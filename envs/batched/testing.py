@@ -1,0 +1,174 @@
+"""The differential kit: a batched env and N scalar envs played side by side, compared at every step.
+
+Every game's batched tests run ``differential_play``: row i of the batched
+env and a scalar ``raw_env(**options)`` start from the same seed (or the same
+stacked deck), take the same actions, and at every step must agree exactly
+on
+
+* the player to act, the legal-action mask and the observation (bitwise);
+* every seat's rewards of the step (the end of a game included);
+* whether the game ended, and whether by a safety cap (truncation);
+* after every game, the state of the row's generator and the scalar env's
+  (so the next game is drawn from the same place: a row's k-th game is the
+  scalar env's k-th game after its seeded reset).
+
+The scalar env starts its next game with ``reset()`` (no seed) whenever its
+game ends, which is what the batched row does by itself.
+
+Action sources: ``None`` draws uniformly random legal actions (vectorised,
+from ``action_seed``); a list of per-row action lists plays those first (a
+rule test's script) and random ones after; a callable
+``(obs, mask, player, step) -> int[N]`` decides itself. Stacked decks:
+``chances=[c_0, ..., c_{N-1}]`` plays row i's first game on ``c_i``
+(``Chance``/``ScriptedChance``, or None), on both sides (the kit gives the
+scalar env a copy). A failure raises ``AssertionError`` naming the game,
+options, row, seed, game number and step, and what differed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.envs.aec import make_raw_env
+from pokerzoo.envs.batched import kernel_class
+from pokerzoo.envs.batched.core import BatchedEnv, GameKernel
+from pokerzoo.envs.engine.cards import Chance
+
+ActionSource = None | Sequence[Sequence[int]] | Callable[[np.ndarray, np.ndarray, np.ndarray, int], np.ndarray]
+
+
+@dataclass
+class DifferentialReport:
+    steps: int = 0  # agent-steps compared (rows x batched steps)
+    games: int = 0  # games finished and compared to the end
+    games_per_row: list[int] = field(default_factory=list)
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """A uniformly random legal action per row of ``mask`` (vectorised)."""
+    counts = mask.sum(axis=1)
+    if np.any(counts == 0):
+        raise AssertionError(f"rows {np.flatnonzero(counts == 0).tolist()} have no legal action")
+    pick = (rng.random(mask.shape[0]) * counts).astype(np.int64)
+    return np.argmax(np.cumsum(mask, axis=1) > pick[:, None], axis=1).astype(np.int64)
+
+
+def scalar_env_class(kclass: type[GameKernel]):
+    """The AEC ``raw_env`` class of a kernel's scalar game (the registered env's class for a registered game)."""
+    return make_raw_env(kclass.game_class, f"{kclass.game_class.NAME}_v0")
+
+
+def differential_play(
+    game: str | type[GameKernel],
+    options: Mapping[str, Any],
+    seeds: Sequence[int],
+    steps: int,
+    *,
+    actions: ActionSource = None,
+    chances: Sequence[Chance | None] | None = None,
+    action_seed: int = 0,
+    parallel: bool = False,
+) -> DifferentialReport:
+    """Play ``steps`` batched steps over ``len(seeds)`` rows against scalar envs; see the module docstring."""
+    kclass = kernel_class(game) if isinstance(game, str) else game
+    name = f"{kclass.game_class.NAME}_v0"
+    n = len(seeds)
+    env = BatchedEnv(kclass, n, parallel=parallel, **dict(options))
+    raw_env = scalar_env_class(kclass)
+    scalars = [raw_env(**dict(options)) for _ in range(n)]
+    agents = scalars[0].possible_agents
+    label = f"{name} {dict(options)}"
+    batched_chances = None
+    if chances is not None:
+        if len(chances) != n:
+            raise ValueError(f"chances: expected {n} entries (one per row), got {len(chances)}")
+        batched_chances = [None if c is None else c.copy() for c in chances]
+    obs, mask, info = env.reset(seed=list(seeds), options={"chance": batched_chances} if chances else None)
+    for i, scalar in enumerate(scalars):
+        c = chances[i] if chances is not None else None
+        scalar.reset(seed=int(seeds[i]), options={"chance": c} if c is not None else None)
+        _check_start(scalar, label, i, seeds[i], 0)
+    report = DifferentialReport(games_per_row=[0] * n)
+    game_step = np.zeros(n, dtype=np.int64)
+    scripted = [list(a) for a in actions] if isinstance(actions, Sequence) else None
+    if scripted is not None and len(scripted) != n:
+        raise ValueError(f"actions: expected {n} action lists (one per row), got {len(scripted)}")
+    rng = np.random.default_rng(action_seed)
+    for t in range(steps):
+        for i, scalar in enumerate(scalars):
+            where = f"{label}: row {i} (seed {seeds[i]}), game {report.games_per_row[i]}, step {game_step[i]}"
+            _compare_decision(scalar, obs[i], mask[i], int(info["current_player"][i]), agents, where)
+        if callable(actions):
+            chosen = np.asarray(actions(obs, mask, info["current_player"], t), dtype=np.int64)
+        else:
+            chosen = random_legal(rng, mask)
+            if scripted is not None:
+                for i, script in enumerate(scripted):
+                    if script:
+                        chosen[i] = script.pop(0)
+        obs, mask, rewards, done, info = env.step(chosen)
+        for i, scalar in enumerate(scalars):
+            where = f"{label}: row {i} (seed {seeds[i]}), game {report.games_per_row[i]}, step {game_step[i]}"
+            scalar.step(int(chosen[i]))
+            expected = np.array([scalar.rewards[a] for a in agents], dtype=np.float64)
+            if not np.array_equal(expected, rewards[i]):
+                raise AssertionError(
+                    f"{where}: rewards after action {chosen[i]}: scalar {expected}, batched {rewards[i]}"
+                )
+            over = scalar.game.is_over
+            if over != bool(done[i]) or (over and scalar.game.is_truncated != bool(info["truncated"][i])):
+                raise AssertionError(
+                    f"{where}: after action {chosen[i]} the scalar game is_over={over} "
+                    f"(truncated={scalar.game.is_truncated}), batched done={done[i]} "
+                    f"(truncated={info['truncated'][i]})"
+                )
+            game_step[i] += 1
+            if over:
+                report.games_per_row[i] += 1
+                report.games += 1
+                game_step[i] = 0
+                scalar.reset()
+                expected_state = scalar._rng.bit_generator.state  # the env's own generator (PokerzooAECEnv)
+                if env.row_generator_state(i) != expected_state:
+                    raise AssertionError(f"{where}: after the game the row's generator differs from the scalar env's")
+                _check_start(scalar, label, i, seeds[i], report.games_per_row[i])
+        report.steps += n
+    return report
+
+
+def _check_start(scalar, label: str, row: int, seed: int, game: int) -> None:
+    rewards = [scalar.rewards[a] for a in scalar.possible_agents]
+    if any(rewards):
+        raise AssertionError(
+            f"{label}: row {row} (seed {seed}), game {game}: the scalar game gives rewards {rewards} when it "
+            "starts; the batched engine gives none then (see pokerzoo.envs.batched.core)"
+        )
+    if scalar.game.is_over:
+        raise AssertionError(f"{label}: row {row} (seed {seed}), game {game} ended before its first decision")
+
+
+def _compare_decision(scalar, obs: np.ndarray, mask: np.ndarray, player: int, agents: list[str], where: str) -> None:
+    game = scalar.game
+    if game.current_player != player:
+        raise AssertionError(f"{where}: player to act: scalar {game.current_player}, batched {player}")
+    expected_mask = game.legal_mask()
+    if not np.array_equal(expected_mask, mask):
+        raise AssertionError(
+            f"{where}: legal actions: scalar {np.flatnonzero(expected_mask).tolist()}, "
+            f"batched {np.flatnonzero(mask).tolist()}"
+        )
+    expected = scalar.observe(agents[player])["observation"]
+    if expected.dtype != obs.dtype or expected.shape != obs.shape:
+        raise AssertionError(
+            f"{where}: observation: scalar {expected.dtype}{expected.shape}, batched {obs.dtype}{obs.shape}"
+        )
+    if expected.tobytes() != obs.tobytes():  # bitwise: -0.0 and 0.0 differ here
+        diff = np.flatnonzero(expected.view(np.uint32) != obs.view(np.uint32))[:20]
+        raise AssertionError(
+            f"{where}: observations differ at indices {diff.tolist()}: scalar {expected[diff].tolist()}, "
+            f"batched {obs[diff].tolist()}"
+        )

@@ -1,0 +1,579 @@
+"""Statistics and reports of a tournament: means with 95% intervals, paired differences, metrics, files.
+
+Why intervals are computed per *deal*: in duplicate mode one deal (one seed)
+is replayed with the agents permuted over the seats, so the games of a deal
+are correlated: the same strong cards go round the table. The independent
+unit is therefore the deal; every statistic here first sums an agent's games
+within a deal and then treats the deals as the sample. That is also what
+makes paired differences tight: two agents' results on the same deal share
+the luck of the cards, and the difference cancels it.
+
+* per game: the mean over the agent's seat-games (an agent sits in every seat
+  equally often per deal, so the plain per-deal mean is fair); a Student-t
+  interval over the deals;
+* per unit (hand / round / deal, where the game marks them with events): a
+  ratio estimator sum(reward) / sum(units) with a delta-method interval, so
+  games with a varying number of rounds are weighted correctly;
+* win rate: an agent's share of first places (a tie for the top splits the
+  win); the fair share is 1/players. In a one-seat game (Caribbean stud) it
+  is the share of games with a positive result;
+* paired differences: per deal, agent i's mean minus agent j's mean;
+* bidding metrics (games with predictions or bids): exact-bid rate, mean
+  |bid − tricks|, the distribution of bids; betting metrics (games whose
+  action names say fold / raise / bet): fold rate among decisions where a
+  fold was legal, raise rate (bet or raise) where one was legal.
+
+Writers: Markdown (also printed by the CLI), CSV (one row per agent, plus the
+raw per-game rows), JSON (everything), and a matplotlib figure.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from pokerzoo.evaluation.tournament import TournamentResult
+
+LEVEL = 0.95
+
+
+# --------------------------------------------------------------------------- Student t quantile
+def _t_cdf_central(t: float, df: int) -> float:
+    """P(|T| <= t) for integer ``df`` (Abramowitz & Stegun 26.7.3 / 26.7.4, exact finite sums)."""
+    theta = math.atan(abs(t) / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    s = math.sin(theta)
+    if df % 2 == 1:
+        total, term = 0.0, 1.0
+        if df > 1:
+            total = term
+            for k in range(1, (df - 3) // 2 + 1):
+                term *= c2 * (2 * k) / (2 * k + 1)
+                total += term
+            total *= s * math.cos(theta)
+        return 2.0 / math.pi * (theta + total)
+    total, term = 1.0, 1.0
+    for k in range(1, (df - 2) // 2 + 1):
+        term *= c2 * (2 * k - 1) / (2 * k)
+        total += term
+    return s * total
+
+
+def _t_pdf(t: float, df: int) -> float:
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    return math.exp(log_c - (df + 1) / 2 * math.log1p(t * t / df))
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile (p > 0.5) of Student's t with ``df`` degrees of freedom.
+
+    Cornish–Fisher start, then Newton steps on the exact CDF for df ≤ 1000
+    (beyond that the expansion alone is exact to ~1e-12). Written here so
+    that the package does not need scipy for one number.
+    """
+    if not 0.5 < p < 1:
+        raise ValueError(f"t_quantile needs 0.5 < p < 1, got {p}")
+    if df < 1:
+        raise ValueError(f"t_quantile needs df >= 1, got {df}")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z = statistics.NormalDist().inv_cdf(p)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    t = z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+    if df <= 1000:
+        target = 2 * p - 1
+        for _ in range(8):
+            step = (_t_cdf_central(t, df) - target) / (2 * _t_pdf(t, df))
+            t -= step
+            if abs(step) < 1e-13:
+                break
+    return t
+
+
+# --------------------------------------------------------------------------- estimates
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its two-sided interval; ``low``/``high`` are NaN when it cannot be computed (n < 2)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    sd: float = math.nan
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def covers(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    def text(self, digits: int = 3, sign: bool = True) -> str:
+        if math.isnan(self.mean):
+            return "n/a"
+        f = f"{{:+.{digits}f}}" if sign else f"{{:.{digits}f}}"
+        if math.isnan(self.low):
+            return f.format(self.mean)
+        return f"{f.format(self.mean)} ± {self.half_width:.{digits}f}"
+
+    def clipped(self, low: float, high: float) -> Estimate:
+        """The interval cut to the range the quantity can take (a rate's interval stays within 0..1)."""
+        if math.isnan(self.low):
+            return self
+        return Estimate(self.mean, max(self.low, low), min(self.high, high), self.n, self.sd)
+
+    def to_dict(self) -> dict:
+        return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
+
+
+NAN_ESTIMATE = Estimate(math.nan, math.nan, math.nan, 0)
+
+
+def mean_ci(values: Sequence[float] | np.ndarray, level: float = LEVEL) -> Estimate:
+    """Mean and Student-t interval of independent samples."""
+    x = np.asarray(values, dtype=np.float64)
+    n = int(x.size)
+    if n == 0:
+        return NAN_ESTIMATE
+    mean = float(x.mean())
+    if n < 2:
+        return Estimate(mean, math.nan, math.nan, n)
+    sd = float(x.std(ddof=1))
+    half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n, sd)
+
+
+def ratio_ci(
+    numerators: Sequence[float] | np.ndarray, denominators: Sequence[float] | np.ndarray, level: float = LEVEL
+) -> Estimate:
+    """sum(num) / sum(den) over independent clusters, with a delta-method (linearisation) interval.
+
+    Used for per-round means when the number of rounds differs between games:
+    averaging per-game ratios would overweight short games.
+    """
+    y = np.asarray(numerators, dtype=np.float64)
+    u = np.asarray(denominators, dtype=np.float64)
+    n = int(y.size)
+    if n == 0 or u.sum() <= 0:
+        return NAN_ESTIMATE
+    ratio = float(y.sum() / u.sum())
+    if n < 2:
+        return Estimate(ratio, math.nan, math.nan, n)
+    residual = y - ratio * u
+    se = math.sqrt(float((residual**2).sum()) / (n * (n - 1))) / float(u.mean())
+    half = t_quantile(0.5 + level / 2, n - 1) * se
+    return Estimate(ratio, ratio - half, ratio + half, n, se * math.sqrt(n))
+
+
+# --------------------------------------------------------------------------- tournament summary
+def per_deal_arrays(result: TournamentResult) -> dict[str, np.ndarray]:
+    """Per agent and deal: summed reward, seat-games, units and win shares (the statistics' raw input)."""
+    a, d = len(result.labels), result.deals
+    out = {k: np.zeros((a, d)) for k in ("reward", "games", "units", "wins")}
+    for rec in result.records:
+        for seat, agent in enumerate(rec.seats):
+            out["reward"][agent, rec.deal] += rec.rewards[seat]
+            out["games"][agent, rec.deal] += 1
+            out["units"][agent, rec.deal] += rec.units if rec.units is not None else 0
+            out["wins"][agent, rec.deal] += rec.win_shares[seat]
+    return out
+
+
+def _bidding(records, agent: int, deals: int, level: float) -> dict | None:
+    """Bids of one agent; the exact-bid rate's interval is clustered by deal like every other statistic."""
+    pairs, exact, count = [], np.zeros(deals), np.zeros(deals)
+    for rec in records:
+        for seat, bid, tricks in rec.bids:
+            if rec.seats[seat] == agent:
+                pairs.append((bid, tricks))
+                exact[rec.deal] += bid == tricks
+                count[rec.deal] += 1
+    if not pairs:
+        return None
+    bids = np.array([p[0] for p in pairs])
+    tricks = np.array([p[1] for p in pairs])
+    values, counts = np.unique(bids, return_counts=True)
+    played = count > 0
+    return {
+        "bids": len(pairs),
+        "exact_rate": ratio_ci(exact[played], count[played], level).clipped(0.0, 1.0).to_dict(),
+        "mean_abs_error": float(np.abs(bids - tricks).mean()),
+        "mean_bid": float(bids.mean()),
+        "mean_tricks": float(tricks.mean()),
+        "distribution": {int(v): int(c) for v, c in zip(values, counts)},
+    }
+
+
+def _betting(records, agent: int) -> dict | None:
+    c = np.zeros(4, dtype=np.int64)  # fold legal, fold taken, raise legal, raise taken
+    for rec in records:
+        for seat, a in enumerate(rec.seats):
+            if a == agent:
+                c += rec.betting[seat]
+    if c[0] == 0 and c[2] == 0:
+        return None
+    return {
+        "fold_decisions": int(c[0]),
+        "folds": int(c[1]),
+        "fold_rate": float(c[1] / c[0]) if c[0] else None,
+        "raise_decisions": int(c[2]),
+        "raises": int(c[3]),
+        "raise_rate": float(c[3] / c[2]) if c[2] else None,
+    }
+
+
+def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
+    """Everything the report shows, as one JSON-ready dict."""
+    arrays = per_deal_arrays(result)
+    games = arrays["games"]
+    agents = []
+    per_game = np.divide(arrays["reward"], games, out=np.full_like(games, np.nan), where=games > 0)
+    win_rate = np.divide(arrays["wins"], games, out=np.full_like(games, np.nan), where=games > 0)
+    for i, label in enumerate(result.labels):
+        played = games[i] > 0
+        decisions = np.zeros(2, dtype=np.int64)
+        for rec in result.records:
+            for seat, a in enumerate(rec.seats):
+                if a == i:
+                    decisions += rec.decisions[seat]
+        row: dict[str, Any] = {
+            "agent": label,
+            "spec": result.agents[i],
+            "games": int(games[i].sum()),
+            "deals": int(played.sum()),
+            "reward_per_game": mean_ci(per_game[i, played], level).to_dict(),
+            "win_rate": mean_ci(win_rate[i, played], level).clipped(0.0, 1.0).to_dict(),
+            "bidding_decisions": int(decisions[0]),
+            "play_decisions": int(decisions[1]),
+        }
+        if result.unit is not None and arrays["units"][i].sum() > 0:
+            row[f"reward_per_{result.unit}"] = ratio_ci(
+                arrays["reward"][i, played], arrays["units"][i, played], level
+            ).to_dict()
+            row[f"{result.unit}s"] = int(arrays["units"][i].sum())
+        bidding = _bidding(result.records, i, result.deals, level)
+        if bidding is not None:
+            row["bidding"] = bidding
+        betting = _betting(result.records, i)
+        if betting is not None:
+            row["betting"] = betting
+        agents.append(row)
+
+    pairs = []
+    for i in range(len(result.labels)):
+        for j in range(i + 1, len(result.labels)):
+            both = (games[i] > 0) & (games[j] > 0)
+            diff = mean_ci(per_game[i, both] - per_game[j, both], level)
+            pairs.append(
+                {
+                    "a": result.labels[i],
+                    "b": result.labels[j],
+                    "deals": int(both.sum()),
+                    "difference": diff.to_dict(),
+                }
+            )
+
+    seats = None
+    if result.num_players > 1:
+        per_seat = np.zeros((result.num_players, result.deals))
+        count = np.zeros((result.num_players, result.deals))
+        for rec in result.records:
+            per_seat[:, rec.deal] += rec.rewards
+            count[:, rec.deal] += 1
+        seats = [mean_ci(per_seat[s] / count[s], level).to_dict() for s in range(result.num_players)]
+
+    return {
+        "game": result.env_name,
+        "config": result.config,
+        "agents_given": list(result.agents),
+        "deals": result.deals,
+        "games": len(result.records),
+        "seatings": [list(s) for s in result.seatings],
+        "duplicate": result.duplicate,
+        "seed": result.seed,
+        "num_players": result.num_players,
+        "unit": result.unit,
+        "level": level,
+        "workers": result.workers,
+        "seconds": round(result.seconds, 3),
+        "truncated_games": sum(rec.truncated for rec in result.records),
+        "agents": agents,
+        "paired_differences": pairs,
+        "seat_means": seats,
+    }
+
+
+# --------------------------------------------------------------------------- Markdown
+def _est(d: dict | None, digits: int = 3, sign: bool = True) -> str:
+    if d is None:
+        return "n/a"
+    return Estimate(*(math.nan if d[k] is None else d[k] for k in ("mean", "low", "high")), d["n"]).text(
+        digits, sign
+    )
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines
+
+
+def show_unit(summary: dict) -> bool:
+    """Whether per-unit means say more than per-game ones: some game played more (or fewer) than one unit."""
+    unit = summary["unit"]
+    if unit is None:
+        return False
+    with_unit = [a for a in summary["agents"] if f"reward_per_{unit}" in a]
+    return bool(with_unit) and any(a[f"{unit}s"] != a["games"] for a in with_unit)
+
+
+def markdown(summary: dict) -> str:
+    """The report as Markdown: the main table first (what the CLI prints), then the details."""
+    unit = summary["unit"]
+    lvl = f"{round(100 * summary['level'])}%"
+    header = ["agent", "games", f"reward/game ({lvl} CI)"]
+    if show_unit(summary):
+        header.append(f"reward/{unit} ({lvl} CI)")
+    header.append("win rate" if summary["num_players"] > 1 else "winning games")
+    rows = []
+    for a in summary["agents"]:
+        row = [f"`{a['agent']}`", str(a["games"]), _est(a["reward_per_game"])]
+        if len(header) == 5:
+            row.append(_est(a.get(f"reward_per_{unit}")))
+        row.append(_pct_est(a["win_rate"]))
+        rows.append(row)
+    mode = "duplicate deals" if summary["duplicate"] else "independent deals"
+    lines = [
+        f"## {summary['game']}: {summary['deals']} deals × {len(summary['seatings'])} seatings = "
+        f"{summary['games']} games ({mode}, seed {summary['seed']})",
+        "",
+    ]
+    if summary["config"]:
+        lines += ["Options: " + ", ".join(f"`{k}={v!r}`" for k, v in summary["config"].items()), ""]
+    lines += _table(header, rows)
+    if summary["num_players"] > 1:
+        lines += [
+            "",
+            f"Win rate: share of first places per seat played (ties split); "
+            f"fair share 1/{summary['num_players']}.",
+        ]
+
+    if summary["paired_differences"]:
+        lines += ["", f"### Paired differences (same deals, reward/game, {lvl} CI)", ""]
+        rows = []
+        for p in summary["paired_differences"]:
+            d = p["difference"]
+            sig = ""
+            if d["low"] is not None:
+                sig = "yes" if d["low"] > 0 or d["high"] < 0 else "no"
+            rows.append([f"`{p['a']}` − `{p['b']}`", str(p["deals"]), _est(d), sig])
+        lines += _table(["pair", "deals", "difference", "significant"], rows)
+
+    bidding = [a for a in summary["agents"] if "bidding" in a]
+    if bidding:
+        lines += ["", "### Bidding", ""]
+        rows = []
+        for a in bidding:
+            b = a["bidding"]
+            total = sum(b["distribution"].values())
+            dist = " ".join(f"{k}:{100 * v / total:.0f}%" for k, v in b["distribution"].items())
+            rows.append(
+                [
+                    f"`{a['agent']}`",
+                    str(b["bids"]),
+                    _pct_est(b["exact_rate"]),
+                    f"{b['mean_abs_error']:.2f}",
+                    f"{b['mean_bid']:.2f}",
+                    f"{b['mean_tricks']:.2f}",
+                    dist,
+                ]
+            )
+        lines += _table(
+            [
+                "agent",
+                "bids",
+                "exact",
+                "mean abs(bid − tricks)",
+                "mean bid",
+                "mean tricks",
+                "bid distribution",
+            ],
+            rows,
+        )
+
+    betting = [a for a in summary["agents"] if "betting" in a]
+    if betting:
+        lines += ["", "### Betting", ""]
+        rows = []
+        for a in betting:
+            b = a["betting"]
+            rows.append(
+                [
+                    f"`{a['agent']}`",
+                    f"{_pct(b['fold_rate'])} of {b['fold_decisions']}",
+                    f"{_pct(b['raise_rate'])} of {b['raise_decisions']}",
+                ]
+            )
+        lines += _table(["agent", "fold rate (when legal)", "raise/bet rate (when legal)"], rows)
+
+    if summary["seat_means"]:
+        lines += ["", f"### Reward per game by seat (all agents, {lvl} CI)", ""]
+        lines += _table(
+            ["seat", "reward/game"], [[str(s), _est(m)] for s, m in enumerate(summary["seat_means"])]
+        )
+    if summary["truncated_games"]:
+        lines += ["", f"{summary['truncated_games']} games ended on a safety cap (truncated)."]
+    lines += [
+        "",
+        f"{summary['games']} games in {summary['seconds']:.1f} s on {summary['workers']} worker(s).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _pct_est(d: dict) -> str:
+    """A rate as a percentage: ``mean ± half-width``, or ``mean [low, high]`` when the interval is clipped."""
+    if d["mean"] is None:
+        return "n/a"
+    if d["low"] is None:
+        return f"{100 * d['mean']:.1f}%"
+    below, above = d["mean"] - d["low"], d["high"] - d["mean"]
+    if abs(below - above) > 1e-9:
+        return f"{100 * d['mean']:.1f}% [{100 * d['low']:.1f}, {100 * d['high']:.1f}]"
+    return f"{100 * d['mean']:.1f}% ± {100 * above:.1f}"
+
+
+# --------------------------------------------------------------------------- files
+def write_json(summary: dict, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n")
+
+
+def write_csv(summary: dict, path: str | Path) -> None:
+    """One row per agent: every estimate as mean/low/high columns, plus the bidding and betting figures."""
+    unit = summary["unit"]
+    estimates = ["reward_per_game", f"reward_per_{unit}" if unit else None, "win_rate"]
+    estimates = [e for e in estimates if e is not None]
+    fields = ["agent", "spec", "games", "deals"]
+    for e in estimates:
+        fields += [f"{e}_mean", f"{e}_low", f"{e}_high"]
+    fields += ["exact_bid_rate", "mean_abs_bid_error", "mean_bid", "fold_rate", "raise_rate"]
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        for a in summary["agents"]:
+            row: dict[str, Any] = {k: a[k] for k in ("agent", "spec", "games", "deals")}
+            for e in estimates:
+                est = a.get(e) or {}
+                for part in ("mean", "low", "high"):
+                    row[f"{e}_{part}"] = est.get(part)
+            if "bidding" in a:
+                row["exact_bid_rate"] = a["bidding"]["exact_rate"]["mean"]
+                row["mean_abs_bid_error"] = a["bidding"]["mean_abs_error"]
+                row["mean_bid"] = a["bidding"]["mean_bid"]
+            if "betting" in a:
+                row["fold_rate"] = a["betting"]["fold_rate"]
+                row["raise_rate"] = a["betting"]["raise_rate"]
+            w.writerow(row)
+
+
+def write_games_csv(result: TournamentResult, path: str | Path) -> None:
+    """The raw data: one row per game and seat (deal, seating, seed, seat, agent, reward, units, wins)."""
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(
+            ["deal", "seating", "seed", "seat", "agent", "reward", "units", "win_share", "steps", "truncated"]
+        )
+        for rec in result.records:
+            for seat, agent in enumerate(rec.seats):
+                w.writerow(
+                    [
+                        rec.deal,
+                        rec.lineup,
+                        rec.seed,
+                        seat,
+                        result.labels[agent],
+                        rec.rewards[seat],
+                        "" if rec.units is None else rec.units,
+                        rec.win_shares[seat],
+                        rec.steps,
+                        int(rec.truncated),
+                    ]
+                )
+
+
+def plot(summary: dict, path: str | Path) -> None:
+    """Means with their intervals per agent: reward per game, and win rate beside it."""
+    # Deferred: matplotlib takes ~0.8 s to import; only writing the plot needs it.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    labels = [a["agent"] for a in agents]
+    panels = [("reward_per_game", "reward per game")]
+    unit = summary["unit"]
+    if show_unit(summary) and all(f"reward_per_{unit}" in a for a in agents):
+        panels.append((f"reward_per_{unit}", f"reward per {unit}"))
+    panels.append(("win_rate", "win rate" if summary["num_players"] > 1 else "share of winning games"))
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(4.2 * len(panels), 0.5 * len(labels) + 1.8), squeeze=False
+    )
+    y = np.arange(len(labels))
+    for ax, (key, title) in zip(axes[0], panels):
+        means = np.array([np.nan if a[key]["mean"] is None else a[key]["mean"] for a in agents], dtype=float)
+        lows = np.array([np.nan if a[key]["low"] is None else a[key]["low"] for a in agents], dtype=float)
+        highs = np.array([np.nan if a[key]["high"] is None else a[key]["high"] for a in agents], dtype=float)
+        err = np.vstack([np.nan_to_num(means - lows), np.nan_to_num(highs - means)])
+        ax.errorbar(means, y, xerr=err, fmt="o", capsize=4)
+        if key != "win_rate":
+            ax.axvline(0, color="grey", lw=0.8, ls="--")
+        elif summary["num_players"] > 1:
+            ax.axvline(1 / summary["num_players"], color="grey", lw=0.8, ls="--")  # the fair share
+        ax.set_yticks(y, labels if ax is axes[0][0] else [""] * len(labels))
+        ax.invert_yaxis()
+        ax.set_title(f"{title} ({round(100 * summary['level'])}% CI)", fontsize=10)
+    fig.suptitle(f"{summary['game']}: {summary['deals']} deals", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_all(
+    result: TournamentResult, out_dir: str | Path, summary: dict | None = None, figure: bool = True
+) -> dict[str, Path]:
+    """Write report.md, summary.csv, games.csv, report.json (and means.png) into ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summary if summary is not None else summarize(result)
+    paths = {
+        "markdown": out / "report.md",
+        "csv": out / "summary.csv",
+        "games_csv": out / "games.csv",
+        "json": out / "report.json",
+    }
+    paths["markdown"].write_text(markdown(summary))
+    write_csv(summary, paths["csv"])
+    write_games_csv(result, paths["games_csv"])
+    write_json(summary, paths["json"])
+    if figure:
+        paths["figure"] = out / "means.png"
+        plot(summary, paths["figure"])
+    return paths

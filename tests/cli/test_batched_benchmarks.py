@@ -1,0 +1,26 @@
+"""The batched benchmark's measurements run (tiny budgets: these are not timed tests) and its table has every row."""
+
+import pytest
+
+from pokerzoo.cli import batched_benchmarks as bench
+
+
+def test_each_measurement_runs_and_counts_steps():
+    assert bench.batched_steps_per_second("caribbean_stud", 4, 0.01) > 0
+    assert bench.batched_steps_per_second("caribbean_stud", 4, 0.01, parallel=True, threads=1, copy=True) > 0
+    assert bench.maskable_ppo_collection_rate("caribbean_stud", 8, n_steps=2, rounds=1) > 0
+    pytest.importorskip("pyspiel")
+    assert bench.openspiel_observer_steps_per_second("oh_hell", 0.01) > 0
+
+
+def test_the_table_has_the_sizes_the_references_and_the_collection_rows():
+    labels = []
+    rows = bench.batched_speed_rows(
+        "caribbean_stud", sizes=(1, 8), seconds=0.01, references=False, ppo_envs=(8,), progress=labels.append
+    )
+    engines = [(r["engine"], r["N"], r["threads"]) for r in rows]
+    assert ("batched caribbean_stud_v0 serial", 8, 1) in engines
+    assert ("batched caribbean_stud_v0 parallel", 1, 1) in engines
+    assert any(e.startswith("pokerzoo caribbean_stud_v0 raw AEC") for e, _, _ in engines)
+    assert any(e.startswith("MaskablePPO") for e, _, _ in engines)
+    assert len(labels) == len(rows) and all(r["agent-steps/s"] > 0 for r in rows)

@@ -1,1 +1,0 @@
-"""One module per ``pokerzoo`` subcommand (see ``pokerzoo.training.cli``)."""
