@@ -45,7 +45,7 @@ GAMES = {
     "mexican_poker_v0": {
         "config": {"num_players": 4},
         "baseline": "heuristic",
-        "agents": ["heuristic+pimc(budget=64)", "heuristic+ismcts(iterations=200)"],
+        "agents": ["heuristic+pimc(budget=64)", "heuristic+ismcts(iterations=100)"],
     },
     "perico_v0": {
         "config": {"num_players": 4},
@@ -53,9 +53,9 @@ GAMES = {
         "agents": ["heuristic+pimc(rollout=ppo)", "heuristic+pimc"],
     },
     "breed_the_heifer_v0": {
-        "config": {"num_players": 5},
+        "config": {"num_players": 2},
         "baseline": "equity",
-        "agents": ["pimc(budget=60, rollout=equity(simulations=20))", "ismcts(iterations=100)"],
+        "agents": ["pimc", "pimc(budget=180)"],
     },
 }
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
