@@ -7,9 +7,12 @@ that seat may know, and the legal moves listed by action number and name.
 
 A move is typed as:
 
-* its number (the action id, the same number the env's ``step`` takes);
-* its name, case and spacing ignored ("raise", "Bid 2");
-* a unique beginning of a name ("rai") or its last words ("As" for "play As");
+* its number (the action id, the same number the env's ``step`` takes), or the number
+  its name ends with ("2" for "ante 2"; a number that is both, for two moves, is asked
+  about, and "#2" always means the id);
+* its name, case, spacing and punctuation ignored ("raise", "Bid 2");
+* a unique beginning of a name ("rai"), its last words ("As" for "play As"), or some of
+  its words ("exchange 2c Js" for "exchange slots 0,3 (2c Js)");
 * ``?`` or ``help`` lists the moves again; ``quit`` ends the session.
 
 Anything else is answered with what was wrong and the question is asked
@@ -19,6 +22,7 @@ again; end of input ends the session cleanly (exit status 1).
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -35,27 +39,51 @@ class HumanQuit(Exception):
     """The human ended the session (``quit`` or end of input)."""
 
 
+_PUNCTUATION = str.maketrans({c: " " for c in "()[]{},;:"})
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+    """Lower case, punctuation as spaces, single spaces: "Exchange slots 0,2 (2c Js)" -> "exchange slots 0 2 2c js"."""
+    return " ".join(text.lower().translate(_PUNCTUATION).split())
+
+
+def _ambiguous(text: str, found: Sequence[int], names: dict[int, str], how: str) -> tuple[None, str]:
+    shown = ", ".join(f"{a}:{names[a]}" for a in found[:12]) + (" ..." if len(found) > 12 else "")
+    return None, f"{text.strip()!r} is ambiguous: {len(found)} legal moves {how} it ({shown}); be more precise"
 
 
 def parse_move(
     text: str, legal: Sequence[int], names: dict[int, str], num_actions: int
 ) -> tuple[int | None, str]:
-    """Read one typed move: ``(action, "")`` or ``(None, why it is not a legal move)``."""
+    """Read one typed move: ``(action, "")`` or ``(None, why it is not a legal move)``.
+
+    A number is the move's id, or the number a move's name ends with ("2" for "ante 2"); when it is both,
+    for different moves, the answer asks which ("#2" always means the id). Words match a name exactly,
+    by its beginning, by its end, or as a set of its words ("exchange 2c Js" for
+    "exchange slots 0,3 (2c Js)"), each rule only when it names a single move.
+    """
     typed = _norm(text)
     if not typed:
         return None, "please type a move: its number or its name (? lists them)"
-    if typed.lstrip("-").isdigit():
-        k = int(typed)
-        if k in legal:
+    by_id = typed.startswith("#")
+    number = typed[1:].strip() if by_id else typed
+    if number.lstrip("-").isdecimal() and number.count("-") <= 1 and not number.endswith("-"):
+        k = int(number)
+        ending = [a for a in legal if _norm(names[a]).split()[-1:] == [str(k)] and a != k]
+        if k in legal and (by_id or not ending):
             return k, ""
+        if k in legal:
+            return None, (
+                f"{k} is ambiguous: move [{k}] is {names[k]!r}, and {names[ending[0]]!r} ends with {k}; "
+                f"type the name, or #{k} for move [{k}]"
+            )
+        if not by_id and len(ending) == 1:
+            return ending[0], ""
         if 0 <= k < num_actions:
             return None, f"move {k} is not legal now; legal: {_short_list(legal, names)}"
         return (
             None,
-            f"there is no move {k}; moves are numbered 0..{num_actions - 1}; "
-            f"legal: {_short_list(legal, names)}",
+            f"there is no move {k}; moves are numbered 0..{num_actions - 1}; legal: {_short_list(legal, names)}",
         )
     normalized = {a: _norm(names[a]) for a in legal}
     exact = [a for a in legal if normalized[a] == typed]
@@ -68,12 +96,16 @@ def parse_move(
         if len(found) == 1:
             return found[0], ""
         if len(found) > 1:
-            shown = ", ".join(f"{a}:{names[a]}" for a in found[:12]) + (" ..." if len(found) > 12 else "")
-            return (
-                None,
-                f"{text.strip()!r} is ambiguous: {len(found)} legal moves {how} it ({shown}); "
-                "be more precise",
-            )
+            return _ambiguous(text, found, names, how)
+    words = Counter(typed.split())
+    extra = {a: sum((Counter(normalized[a].split()) - words).values()) for a in legal
+             if not words - Counter(normalized[a].split())}  # fmt: skip
+    if extra:
+        fewest = min(extra.values())
+        found = [a for a in extra if extra[a] == fewest]
+        if len(found) == 1:
+            return found[0], ""
+        return _ambiguous(text, found, names, "hold the words of")
     return None, f"{text.strip()!r} is not a legal move; legal: {_short_list(legal, names)}"
 
 
@@ -102,6 +134,9 @@ class HumanAgent(Agent):
         super().__init__(seed)
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
+        reconfigure = getattr(self.input, "reconfigure", None)
+        if reconfigure is not None:  # bytes that are not text become U+FFFD: a wrong move, asked again
+            reconfigure(errors="replace")
 
     def say(self, text: str = "") -> None:
         self.output.write(text + "\n")
@@ -117,7 +152,11 @@ class HumanAgent(Agent):
         while True:
             self.output.write("your move> ")
             self.output.flush()
-            line = self.input.readline()
+            try:
+                line = self.input.readline()
+            except UnicodeDecodeError:
+                self.say("that line is not readable text; type the move again")
+                continue
             if line == "":
                 self.say()
                 raise HumanQuit("input ended")

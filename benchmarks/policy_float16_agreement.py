@@ -1,6 +1,6 @@
 """How often a shipped policy's float16 copy decides differently from the float32 original.
 
-    python benchmarks/policy_float16_agreement.py POLICY.zip GAME [--decisions 20000]
+    python benchmarks/policy_float16_agreement.py POLICY.json GAME [--decisions 20000]
         [--opponents heuristic] [--config KEY=VALUE ...]
 
 ``pokerzoo train --ship RUN --weights float16`` halves a policy file by
@@ -9,27 +9,26 @@ plays ``--decisions`` of the float32 policy's own decisions (one seat, the
 other seats ``--opponents``), then counts the states on which the two
 copies' most likely legal actions differ. docs/training.md quotes the counts
 for the shipped Mexican poker, Perico and Raspisnoy policies, which were
-measured from their float32 run folders (``runs/train/.../final/policy.zip``).
+measured from their float32 run folders (``runs/train/.../final/policy.json``).
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from pokerzoo.agents.policy import load_policy_net
+from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.evaluation.tournament import parse_config_pairs
-from pokerzoo.training.shipping import halve_weights
 from pokerzoo.training.single_seat import SingleSeatEnv
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("policy", help="a float32 policy zip")
+    parser.add_argument("policy", help="a float32 policy (NAME.json)")
     parser.add_argument("game", help="its game, e.g. perico_v0")
     parser.add_argument("--decisions", type=int, default=20_000)
     parser.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
@@ -38,9 +37,8 @@ def main() -> None:
     args = parser.parse_args()
     source = Path(args.policy)
     with tempfile.TemporaryDirectory() as tmp:
-        half = Path(tmp) / "half.zip"
-        shutil.copyfile(source, half)
-        halve_weights(half)
+        policy = read_policy(source)
+        half = write_policy(Path(tmp) / "half.json", policy.document, policy.tensors, "float16")
         env = SingleSeatEnv(args.game, parse_config_pairs(args.config), opponents=args.opponents)
         data = env.teacher_rollout(f"policy:{source}", args.decisions, seed=args.seed)
         picks = []
@@ -51,7 +49,8 @@ def main() -> None:
         differ = int((picks[0] != picks[1]).sum())
         print(
             f"{args.game}: {len(picks[0]):,} decisions ({choices:,} with a choice), float16 differs on {differ}; "
-            f"file {source.stat().st_size:,} -> {half.stat().st_size:,} bytes"
+            f"weights {source.with_suffix('.safetensors').stat().st_size:,} -> "
+            f"{half.with_suffix('.safetensors').stat().st_size:,} bytes"
         )
 
 

@@ -14,17 +14,21 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pokerzoo.cli.arguments import positive_seconds
 from pokerzoo.cli.batched_benchmarks import batched_speed_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
-from pokerzoo.envs import ENV_NAMES, canonical
+from pokerzoo.envs import ENV_NAMES, canonical, game_class
 from pokerzoo.envs.batched import BATCHED_GAMES
+from pokerzoo.evaluation.outputs import check_destination
 from pokerzoo.evaluation.tournament import parse_config_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", nargs="?", choices=("all", "envs", "hands", "batched"), default="all")
     parser.add_argument("--games", nargs="*", default=list(ENV_NAMES), help="games to measure (default: all)")
-    parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per row and column")
+    parser.add_argument(
+        "--seconds", type=positive_seconds, default=2.0, help="measuring time per row and column"
+    )
     parser.add_argument("--no-references", action="store_true", help="skip the reference libraries")
     parser.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="count wall time or this process's CPU time"
@@ -46,13 +50,15 @@ def _write(out: Path, name: str, rows: list[dict], table: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
-
     out = args.out or Path("runs") / f"bench_{time.strftime('%Y%m%d_%H%M%S')}"
+    check_destination(out, folder=True)
+    config = parse_config_pairs(args.config)
+    if args.what in ("all", "envs"):
+        for name in args.games:  # names and options checked before the first measurement
+            game_class(name)(seed=0, **config)
     out.mkdir(parents=True, exist_ok=True)
     if args.what in ("all", "envs"):
         rows = []
-        config = parse_config_pairs(args.config)
         if not args.no_references:
             rows += env_speed_rows([], args.seconds, references=True, clock=args.clock)
         for name in tqdm(args.games, desc="envs", unit="game"):

@@ -1,6 +1,12 @@
 """The main demonstration (``make demo``): train a policy for a few minutes, then evaluate it with the baselines.
 
-``pokerzoo demo`` (what ``make demo`` runs):
+Examples:
+
+    pokerzoo demo                              # what `make demo` runs
+    pokerzoo demo --game perico --timesteps 20000
+    pokerzoo demo --scripted --budget 10       # no training: every game's agents, 10 s each
+
+Without --scripted the demo:
 
 1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Caribbean
    stud, about five minutes on two cores) into ``--out/<game>-train-TIME``;
@@ -23,8 +29,9 @@ games. Reports are written to ``--out/<game>/``.
 The pilot runs against a deadline (a third of the budget): when not even
 its first deal finishes, the agent that spent the most time per decision is left out
 of this game's demo (the demo says so and how to evaluate it separately) and
-the pilot is tried again. A game's registry entry (``demo_options``) gives the
-options the demo plays it with where the default game is too long for a search agent.
+the pilot is tried again. Where a game's default options make every game too
+long for a search agent, the demo plays shorter ones and says so (Raspisnoy
+poker: single deals, schedule="single", instead of the whole classic game).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.registry import agent_names
+from pokerzoo.cli.arguments import positive_seconds
 from pokerzoo.envs import ENV_NAMES, canonical, game_class, spec
 from pokerzoo.evaluation import report
 from pokerzoo.evaluation.tournament import (
@@ -76,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=positive_seconds,
         default=30.0,
         metavar="SECONDS",
         help="--scripted: time per game when --games is not given (default 30)",
@@ -199,11 +207,13 @@ def run_scripted(args: argparse.Namespace) -> int:
                 continue
             note = f" (fits {args.budget:g} s on {workers} worker(s): a deal takes {per_deal * 1000:.0f} ms)"
         t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed, config=config)
-        print(f"\n# {name}: {', '.join(agents)}; {deals} deals{note}", flush=True)
+        played = f" with {', '.join(f'{k}={v!r}' for k, v in config.items())}" if config else ""
+        print(f"\n# {name}{played}: {', '.join(agents)}; {deals} deals{note}", flush=True)
         result = run_tournament(t, workers=workers)
         summary = report.summarize(result)
-        report.write_all(result, Path(args.out, name), summary)
+        paths = report.write_all(result, Path(args.out, name), summary)
         print(report.markdown(summary), flush=True)
+        print(f"report: {paths['markdown']}", flush=True)
         done.append(name)
     if skipped:
         print(f"not evaluated (rules or agents not installed yet, or too slow): {', '.join(skipped)}")
@@ -253,8 +263,10 @@ def run_training(args: argparse.Namespace) -> int:
     t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed)
     result = run_tournament(t, workers=args.workers, progress=None if args.progress else False)
     summary = report.summarize(result)
-    report.write_all(result, out / "demo_evaluation", summary)
+    paths = report.write_all(result, out / "demo_evaluation", summary)
     print(report.markdown(summary), flush=True)
+    others = ", ".join(p.name for k, p in paths.items() if k != "markdown")
+    print(f"evaluation report: {paths['markdown']} (also {others})")
     hint = (
         f"play against the house yourself: pokerzoo play {short}"
         if one_seat

@@ -1,6 +1,8 @@
 """Play a duplicate-deal tournament between agents and write the report.
 
-Example: ``pokerzoo evaluate caribbean_stud --agents rules_of_thumb always_raise random --games 5000``.
+Example:
+
+    pokerzoo evaluate caribbean_stud --agents rules_of_thumb always_raise random --games 5000
 
 Each of the --games deals is played once per seating (the agents rotated or
 permuted over the seats) with the same seed, so every agent meets the same
@@ -14,8 +16,10 @@ import argparse
 import time
 from pathlib import Path
 
+from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation import history, report
-from pokerzoo.evaluation.tournament import Tournament, parse_config_pairs, run_tournament
+from pokerzoo.evaluation.outputs import check_destination
+from pokerzoo.evaluation.tournament import Tournament, parse_config_pairs, prepare, run_tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +81,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-plot", dest="plot", action="store_false", help="skip the matplotlib figure")
 
 
+def long_game_note(t: Tournament) -> str | None:
+    """A warning when the game's default options make every game long (the demo plays shorter ones)."""
+    shorter = {k: v for k, v in spec(t.game).demo_options.items() if k not in t.config}
+    if not shorter:
+        return None
+    defaults = game_class(t.game).OPTIONS.defaults()
+    now = ", ".join(f"{k}={defaults[k]!r}" for k in shorter)
+    flags = " ".join(f"{k}={v!r}" for k, v in shorter.items())
+    return (
+        f"note: every game here is {t.game} with {now} (the whole game, long for search agents and policies "
+        f"alike); `--config {flags}` plays the shorter games the demo plays"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     t = Tournament(
         game=args.game,
@@ -93,7 +111,20 @@ def run(args: argparse.Namespace) -> int:
         if args.out
         else Path("runs", "evaluate", f"{t.game}-seed{t.seed}-{time.strftime('%Y%m%d-%H%M%S')}")
     )
-    writer = history.HistoryWriter(args.record) if args.record else None
+    # Everything is checked before the first game: where the report and histories go, options, agents.
+    check_destination(out, folder=True)
+    if args.record:
+        check_destination(args.record, folder=False, option="--record")
+    _, lineups = prepare(t)
+    print(
+        f"evaluate {t.game}: {t.deals:,} deals × {len(lineups)} seatings = {t.deals * len(lineups):,} games "
+        f"({', '.join(t.agents)})",
+        flush=True,
+    )
+    note = long_game_note(t)
+    if note:
+        print(note, flush=True)
+    writer = history.HistoryWriter(args.record, whole=True) if args.record else None
 
     def write_histories(records) -> None:
         for rec in records:
@@ -108,11 +139,14 @@ def run(args: argparse.Namespace) -> int:
             keep_histories=False,
             ray=args.ray,
         )
-    finally:
+    except BaseException:
         if writer is not None:
-            writer.close()
+            writer.discard()
+        raise
     summary = report.summarize(result)
     paths = report.write_all(result, out, summary, figure=args.plot)
+    if writer is not None:
+        writer.close()
     print(report.markdown(summary))
     print(
         f"report: {paths['markdown']} (also {', '.join(p.name for k, p in paths.items() if k != 'markdown')})"

@@ -21,7 +21,7 @@ def describe(name: str) -> str:
     lines.append(f"  agents: {', '.join(agent_names(name))}")
     shipped = shipped_policies(entry.env_id)
     if shipped:
-        lines.append(f"  trained policies: {', '.join(shipped)}")
+        lines.append(f"  trained policies: {', '.join(shipped)} (agents too: --agents {next(iter(shipped))})")
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _show(result: history.ReplayResult, record: dict) -> None:
-    seats = record.get("seats") or []
+    seats = record.get("seats") if isinstance(record.get("seats"), list) else []
     for player, _action, name in result.trace:
         who = (
             "chance"

@@ -19,6 +19,7 @@ import webbrowser
 from pathlib import Path
 
 from pokerzoo.cli import web_play
+from pokerzoo.cli.arguments import port
 from pokerzoo.cli.play import add_table_arguments
 from pokerzoo.evaluation.tournament import env_name, parse_config_pairs
 
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--record", metavar="FILE", help="hand-history file the games are appended to (default runs/serve/...)"
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=port, default=8000, help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--open", action="store_true", help="open the page in the default browser")
     parser.add_argument("--verbose", action="store_true", help="log every request")
 

@@ -1,17 +1,17 @@
 """Train a MaskablePPO policy from a YAML config, or resume a killed run exactly where it stopped.
 
-Examples::
+Examples:
 
     pokerzoo train configs/caribbean_stud/ppo.yaml
     pokerzoo train configs/caribbean_stud/ppo.yaml --timesteps 20000 --out runs/try
-    pokerzoo train --resume runs/try            # after a kill: continues from the latest checkpoint
+    pokerzoo train --resume runs/try            # after a kill: from the newest intact checkpoint
     pokerzoo train configs/perico/ppo.yaml --set ppo.n_steps=256 opponents.self_play=0
 
 The run folder (--out, default runs/train/NAME-TIME) gets config.yaml,
 progress.csv and tb/ (TensorBoard), evals.csv, checkpoints/, snapshots/ and
-final/ (policy.zip, report.md, report.json, learning_curve.png). The final
-policy plays as ``policy:RUN`` in ``pokerzoo evaluate`` and ``pokerzoo play``.
-Config keys are documented in docs/training.md.
+final/ (policy.json + policy.safetensors, report.md, report.json,
+learning_curve.png). The final policy plays as ``policy:RUN`` in ``pokerzoo
+evaluate`` and ``pokerzoo play``. Config keys are documented in docs/training.md.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from pokerzoo.evaluation.tournament import parse_config_pairs
-from pokerzoo.training.config import default_run_dir, load_config
+from pokerzoo.training.config import default_run_dir, load_config, rounding_note, trained_steps
 from pokerzoo.training.shipping import ship_policy
 from pokerzoo.training.train import Trainer
 
@@ -88,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
         if args.config or args.set or args.out:
             raise ValueError("--resume takes the run's own config.yaml; give only --timesteps with it")
         trainer = Trainer.resume(args.resume, total_timesteps=args.timesteps, verbose=args.verbose, progress=progress)
+        for name, why in trainer.skipped_checkpoints:
+            print(f"skipped checkpoint {name}: {why}", flush=True)
         print(f"resuming {args.resume} from {trainer._resume_from.name}", flush=True)
+        note = rounding_note(trainer.cfg, trainer._checkpoint.step)
     else:
         if not args.config:
             raise ValueError("give a config file (configs/<game>/*.yaml) or --resume RUN_DIR")
@@ -99,9 +102,12 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.out) if args.out else default_run_dir(cfg)
         trainer = Trainer(cfg, out, verbose=args.verbose, progress=progress)
         print(
-            f"training {cfg['name']} on {cfg['game']} for {cfg['total_timesteps']:,} steps into {out}",
+            f"training {cfg['name']} on {cfg['game']} for {trained_steps(cfg):,} steps into {out}",
             flush=True,
         )
+        note = rounding_note(cfg)
+    if note:
+        print(note, flush=True)
     Path(trainer.run_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(trainer.run_dir, "commands.txt"), "a") as fh:
         fh.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {command}\n")
@@ -109,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     report = trainer.train()
     final = Path(trainer.run_dir) / "final"
     print((final / "report.md").read_text())
-    print(f"done in {time.perf_counter() - start:.0f} s; policy: {final / 'policy.zip'}; report: {final / 'report.md'}")
+    seconds = time.perf_counter() - start
+    print(f"done in {seconds:.0f} s; policy: {final / 'policy.json'}; report: {final / 'report.md'}")
     print(f"evaluate it with: pokerzoo evaluate {report['game']} --agents policy:{trainer.run_dir} random")
     return 0

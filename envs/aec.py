@@ -23,6 +23,11 @@ from pokerzoo.envs.engine.cards import Chance
 from pokerzoo.envs.engine.game import Game, View
 
 
+class EnvOrderError(RuntimeError):
+    """The raw env was called out of order (before ``reset()``, or after its game ended); the message says
+    what to do."""
+
+
 class PokerzooAECEnv(AECEnv):
     """AEC env over ``game_class``; subclasses set ``game_class`` and ``metadata['name']``.
 
@@ -60,12 +65,10 @@ class PokerzooAECEnv(AECEnv):
         self.num_actions = probe.num_actions
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = self._observation_bounds(probe)
+        schema = probe.observation_schema  # layout and per-entry bounds of the observation vector
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    low=low, high=high, shape=(probe.observation_size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(low=schema.low, high=schema.high, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
             }
         )
@@ -77,11 +80,19 @@ class PokerzooAECEnv(AECEnv):
         self.game: Game = probe
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
         self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._reset_done = False
 
-    @staticmethod
-    def _observation_bounds(game: Game) -> tuple[float, float]:
-        bounds = getattr(game, "observation_bounds", None)
-        return bounds if bounds is not None else (-np.inf, np.inf)
+    def _require_reset(self, call: str) -> None:
+        if not self._reset_done:
+            raise EnvOrderError(f"{self.metadata['name']}: {call} before reset(); call env.reset() first")
+
+    def _require_agents(self, call: str) -> None:
+        self._require_reset(call)
+        if not self.agents:
+            raise EnvOrderError(
+                f"{self.metadata['name']}: {call} after the game ended and every agent stepped out; "
+                "call env.reset() to play another game"
+            )
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -106,15 +117,18 @@ class PokerzooAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._obs_cache.clear()
+        self._reset_done = True
         self._sync()
 
     def step(self, action: int | None) -> None:
+        """Apply the selected agent's action; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        self._require_agents("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         self.game.apply(action)  # raises IllegalActionError before changing anything
+        self._cumulative_rewards[agent] = 0.0  # what last() showed it is now spent; the step's own rewards follow
         self._obs_cache.clear()
         self._sync()
         if self.render_mode == "human":
@@ -142,7 +156,14 @@ class PokerzooAECEnv(AECEnv):
             self._deads_step_first()
 
     # ------------------------------------------------------------------ observing
+    def last(self, observe: bool = True):
+        self._require_agents("last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe()")
+        if agent not in self.agent_index:
+            raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
         obs = self._obs_cache.get(agent)
         if obs is None:
             i = self.agent_index[agent]
@@ -157,15 +178,20 @@ class PokerzooAECEnv(AECEnv):
 
     def view(self, agent: str) -> View:
         """The agent's ``View`` (what scripted agents and tools reason over)."""
+        self._require_reset("view()")
+        if agent not in self.agent_index:
+            raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
         return self.game.view(self.agent_index[agent])
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
+        self._require_reset("action_mask()")
         agent = agent or self.agent_selection
         return self.observe(agent)["action_mask"]
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self._require_reset("render()")
         viewer = self.render_viewer if self.render_viewer is not None else self.game.current_player
         text = self.game.render(viewer)
         if self.render_mode == "human":

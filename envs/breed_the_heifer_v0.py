@@ -37,14 +37,40 @@ Actions (``Discrete(5)``, masked):
 | 3      | bet one bet of the street (or complete an all-in bet that was short of one)             |
 | 4      | raise one bet (up to ``max_raises`` raises; all in for less when the stack is short)    |
 
-Observation: ``{"observation": float32[52 + 52n + 20 + 8n + 16], "action_mask": int8[5]}``
-(n = ``num_players``; 388 for five players), every entry in [0, 1]: own down
-cards, every seat's up cards (seats relative to the observer), the wild rank
-and pending pair, street, stacks, bets this round, chips put in this hand,
-folded / all-in / button / first-to-act / to-act flags, pot, amount to call,
-bet size, raises made, hand progress, the category of the observer's best
-hand so far, players still in. The index table is in
-``pokerzoo.envs.breed_the_heifer.encoding``.
+Observation: ``{"observation": float32[88 + 60N], "action_mask": int8[5]}``
+(N = ``num_players``; 388 for five players), every entry in [0, 1]. Seats are
+relative to the observer (k = 0 the observer, k = 1 the next seat clockwise, ...);
+cards are one-hot by id ``suit * 13 + rank``. The layout is the game's
+``observation_schema`` (``pokerzoo.envs.breed_the_heifer.encoding.schema(N)``:
+offsets, named slices, bounds):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| offset | size | meaning |
+|---|---|---|
+| 0 | 52 | own down cards (one-hot by card id) |
+| 52 | N×52 | cards face up in front of relative seat k |
+| 52+52N | 13 | the wild rank, one-hot 2..A (all zero: nothing wild) |
+| 65+52N | 1 | a pair is pending (the next up card's rank becomes wild) |
+| 66+52N | 5 | street one-hot: 3rd, 4th, 5th, 6th, 7th |
+| 71+52N | 1 | the episode is over |
+| 72+52N | N | stack of relative seat k / chips at the table |
+| 72+53N | N | seat k's bet this round / (max bets × largest bet size) |
+| 72+54N | N | seat k's chips put in this hand / chips at the table |
+| 72+55N | N | seat k is out of the hand (folded or not dealt in) |
+| 72+56N | N | seat k is all in |
+| 72+57N | N | seat k has the dealer button |
+| 72+58N | N | seat k is named first to act this street |
+| 72+59N | N | seat k is to act now |
+| 72+60N | 1 | pot / chips at the table |
+| 73+60N | 1 | to call / (max bets × largest bet size) |
+| 74+60N | 1 | this street's bet is the big bet |
+| 75+60N | 1 | bets and raises made this round / max bets |
+| 76+60N | 1 | hands already played / hands in the episode |
+| 77+60N | 10 | category of the own best hand so far, current wild (high card … five of a kind) |
+| 87+60N | 1 | players still in the hand / N |
+
+Size: 88+60N.
+<!-- end of the generated observation table -->
 
 Rewards: at the end of each hand, every player's net chips for that hand
 (chips won minus chips put in); they sum to zero. Infos: after a hand,

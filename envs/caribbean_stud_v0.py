@@ -20,8 +20,27 @@ Actions (``Discrete(2)``, or ``Discrete(2 + len(ante_choices))`` with ante choic
 | 1      | raise the current box (bet twice the ante)    |
 | 2 + i  | ante ``ante_choices[i]`` for the current box  |
 
-Observation: ``{"observation": float32[179], "action_mask": int8[num_actions]}``;
-the index table is in ``pokerzoo.envs.caribbean_stud.encoding``.
+Observation: ``{"observation": float32[179] in [0, 1], "action_mask": int8[num_actions]}``;
+cards are one-hot by id ``suit * 13 + rank`` (suits s, h, d, c; ranks 2..A). The
+layout is the game's ``observation_schema`` (``pokerzoo.envs.caribbean_stud.encoding.SCHEMA``:
+offsets, named slices, bounds):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| index | size | meaning |
+|---|---|---|
+| 0–51 | 52 | the cards of the box being decided (one-hot by card id) |
+| 52–103 | 52 | the dealer's face-up card |
+| 104–155 | 52 | cards of the other boxes already seen (earlier boxes) |
+| 156–158 | 3 | which box is being decided (box 1, 2, 3) |
+| 159 | 1 | antes are being chosen (before the deal) |
+| 160–162 | 3 | box 1..3 raised |
+| 163–165 | 3 | box 1..3 folded |
+| 166 | 1 | ante of the current box / largest allowed ante (0 if not set) |
+| 167–177 | 11 | category of the current box's hand (Caribbean order, one-hot) |
+| 178 | 1 | fraction of the episode's hands already played |
+
+Size: 179.
+<!-- end of the generated observation table -->
 
 Rewards: at the end of each hand, the net chips won over all boxes, in ante
 units (ante 1 = one unit): folded box −ante; raised box against a dealer

@@ -12,9 +12,20 @@ Arguments (``high_card_v0.env(**options)``):
 
 Actions: ``Discrete(2)``: 0 fold, 1 play (both always legal on your turn).
 
-Observation: ``{"observation": float32[53 + 2·N], "action_mask": int8[2]}``: own
-cards, who has played or folded (by relative seat), the pot. Index table:
-``pokerzoo.envs.high_card.encoding``.
+Observation: ``{"observation": float32[53 + 2N], "action_mask": int8[2]}``, every
+entry in [0, 1]; its layout is the game's ``observation_schema``
+(``pokerzoo.envs.high_card.encoding.schema(N)``):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| offset | size | meaning |
+|---|---|---|
+| 0 | 52 | own cards, one-hot by card id |
+| 52 | N | seat r (relative, r = 0 is the observer) has played |
+| 52+N | N | seat r has folded |
+| 52+2N | 1 | pot / the largest pot (3 chips per player) |
+
+Size: 53+2N.
+<!-- end of the generated observation table -->
 
 Rewards: at the showdown, each player's net chips (won minus paid).
 

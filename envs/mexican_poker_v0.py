@@ -44,13 +44,44 @@ cards sorted the same way; the 1,554 slot sets come in
 The mask allows exactly the legal actions: in play, exactly the slot sets that
 form an exact combination (``combos.legal_bits`` builds them by category).
 
-Observation: ``{"observation": float32[1124] in [-1, 1], "action_mask": int8[1568]}``;
-own hand, board, cards of completed tricks, the current trick (who played which
-cards, their category, who is winning), the cards in every hand and board slot,
-prediction chips placed and predictions once revealed, doubts, tricks,
-hand sizes and scores per seat (seats relative to the viewer), token holder,
-leader, player to act, phase, board size, round. Index table:
-``pokerzoo.envs.mexican_poker.encoding``.
+Observation: ``{"observation": float32[1124], "action_mask": int8[1568]}``; scores lie
+in [-1, 1], everything else in [0, 1] (the ``Box`` bounds are per entry). Seats are
+relative to the viewer (seat k = k seats clockwise, seat 0 = the viewer), always
+seven seat blocks; cards are one-hot by id ``suit * 13 + rank``. The layout is the
+game's ``observation_schema`` (``pokerzoo.envs.mexican_poker.encoding.SCHEMA``:
+offsets, named slices ``schema.view(obs, "hand")``, bounds):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| index | size | meaning |
+|---|---|---|
+| 0–64 | 65 | own hand (one-hot by card id) |
+| 65–129 | 65 | board |
+| 130–194 | 65 | hand cards of the completed tricks of this round |
+| 195–649 | 7×65 | current trick: the cards (hand and board) seat k played |
+| 650–726 | 7×11 | current trick: category of seat k's play (high card … royal flush) |
+| 727–733 | 7 | current trick: seat k's play is winning so far |
+| 734–859 | 7×18 | hand slot i: rank one-hot (13) then suit one-hot (5); empty slot 0 |
+| 860–949 | 5×18 | board slot j: rank one-hot (13) then suit one-hot (5) |
+| 950–956 | 7 | seat k has placed a prediction chip |
+| 957–1005 | 7×7 | seat k's prediction 0..6, one-hot (own always; others once revealed) |
+| 1006–1054 | 7×7 | seat k's doubt chip is on seat j (block k, entry j) |
+| 1055–1061 | 7 | seat k kept its doubt chip (passed) |
+| 1062–1068 | 7 | tricks taken this round by seat k / 7 |
+| 1069–1075 | 7 | cards left in seat k's hand / 7 |
+| 1076–1082 | 7 | game score of seat k / (13 × rounds) (in [−1, 1]) |
+| 1083–1089 | 7 | seat k holds the first-player token |
+| 1090–1096 | 7 | seat k led the current trick |
+| 1097–1103 | 7 | seat k is to act |
+| 1104–1110 | 7 | seat k is at the table (k < num_players) |
+| 1111–1114 | 4 | phase: predict, doubt, play, over |
+| 1115–1119 | 5 | board size B = 1..5, one-hot (hand size is 8 − B) |
+| 1120 | 1 | round / rounds (rounds already finished) |
+| 1121 | 1 | completed tricks this round / 7 |
+| 1122 | 1 | doubt chips are played (option `doubt_chips`) |
+| 1123 | 1 | passing a doubt is allowed (option `doubt_pass`) |
+
+Size: 1124.
+<!-- end of the generated observation table -->
 
 Rewards: with ``reward="score"`` (default) each player receives the round's
 points when the round is scored: the prediction line (prediction p, tricks t,

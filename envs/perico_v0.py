@@ -42,11 +42,39 @@ round; before that a turn starts in the turn phase and knocking is masked.
 ``BIDDING_PHASES = {"knock"}``: a composite agent ``a+b`` knocks like ``a``
 and draws like ``b``.
 
-Observation: ``{"observation": float32[423] in [0, 1], "action_mask": int8[num_actions]}``:
-own hand, the drawn card, the discard pile (top and contents), per-slot rank
-and suit, stock size, per seat (relative to the observer) draw turns, cards
-exchanged, score, dealer, phase, own hand category; the index table is in
-``pokerzoo.envs.perico.encoding``.
+Observation: ``{"observation": float32[423] in [0, 1], "action_mask": int8[num_actions]}``,
+one layout for both variants. Card blocks are one-hot over 56 card slots (natural id
+``suit * 13 + rank``, 0..51; RJ, BJ, RJ2, BJ2 at 52..55); seats are relative to the
+observer (block 0 = the observer, 1 = the next player clockwise, ...), blocks beyond
+``num_players`` stay zero; the category order of each variant is listed in
+``pokerzoo.envs.perico.encoding``. The layout is the game's ``observation_schema``
+(``pokerzoo.envs.perico.encoding.SCHEMA``: offsets, named slices, bounds):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| index | size | meaning |
+|---|---|---|
+| 0–55 | 56 | own hand (the drawn card excluded) |
+| 56–111 | 56 | the card just drawn, during the observer's discard decision |
+| 112–167 | 56 | top card of the discard pile |
+| 168–223 | 56 | every card in the discard pile (face up, so public) |
+| 224–349 | 7×18 | hand slot i (slot H = the drawn card): rank 2..A or joker (14), suit s h d c (4) |
+| 350 | 1 | stock size / deck size |
+| 351 | 1 | discard pile size / deck size |
+| 352–399 | 6×8 | relative seat k (entries below) |
+| 400–402 | 3 | phase: knock, turn, discard |
+| 403 | 1 | draw turns taken this round / `max_turns_per_round` (capped at 1) |
+| 404 | 1 | round number / `max_rounds` (capped at 1) |
+| 405–419 | 15 | category of the own hand, one-hot by index in the variant's order |
+| 420 | 1 | jokers in the own hand / 4 |
+| 421 | 1 | six-card variant |
+| 422 | 1 | number of players / 6 |
+
+Entries of each `seats` block: 0 seated; 1 has taken a draw turn this round; 2 draw turns this round
+/ 10 (capped at 1); 3 cards exchanged this round / 30 (capped at 1); 4 cards exchanged on its latest
+turn / H; 5 score / target; 6 is the dealer; 7 is to act.
+
+Size: 423.
+<!-- end of the generated observation table -->
 
 Rewards: ``reward="points"``: +1 to a round's winner when the point is
 scored (ties score nothing). ``reward="win"``: only at the end, the winner

@@ -55,12 +55,42 @@ during bidding the bids 0..cards minus the dealer's forbidden bid; in play
 the cards the obligations allow and every declaration of a held joker that
 fits the moment (lead or follow, trump or no trump).
 
-Observation: ``{"observation": float32[186 + 120·N], "action_mask": int8[num_actions]}``
-(N = num_players): own hand, the trump and the card that fixed it, the current
-trick by relative seat with joker declarations, every card played in the
-deal, bids, tricks taken, known voids, the score totals, deal kind, cards per
-player, phase, dealer and leader by relative seat, and in forehead deals the
-other players' cards. Index table: ``pokerzoo.envs.raspisnoy_poker.encoding``.
+Observation: ``{"observation": float32[186 + 120N], "action_mask": int8[num_actions]}``
+(N = ``num_players``; 666 for 4 players). Seat blocks are by relative seat (r = 0 the
+observer, r = 1 the next player clockwise); card slots are the natural id
+``suit * 13 + rank``, red joker 52, black joker 53. Score totals are unbounded
+(their ``Box`` bounds are ±inf), every other entry lies in [0, 1]. The layout is the
+game's ``observation_schema`` (``pokerzoo.envs.raspisnoy_poker.encoding.schema(N)``:
+offsets, named slices, bounds):
+
+<!-- observation table: generated from the schema by `python -m pokerzoo.envs.observation_docs --write` -->
+| offset | size | meaning |
+|---|---|---|
+| 0 | 54 | own hand (all zero while hidden: dark bidding, forehead) |
+| 54 | 54 | cards played in the finished tricks of this deal |
+| 108 | N×56 | current trick per relative seat: card played (54), declared high, declared low |
+| 108+56N | 5 | led suit of the current trick: s, h, d, c, none |
+| 113+56N | 5 | trump suit: s, h, d, c, none |
+| 118+56N | 54 | the card shown to fix the trump (whole deck: it went back in) |
+| 172+56N | N×54 | forehead deals: the others' cards seen, per relative seat |
+| 172+110N | N | bids / max_cards (0 when not bid) |
+| 172+111N | N | that seat has bid |
+| 172+112N | N | tricks taken this deal / max_cards |
+| 172+113N | N×4 | known voids: seat r holds no card of suit s (from play) |
+| 172+117N | N | score sheet totals / 100 (unbounded) |
+| 172+118N | 6 | deal kind: normal, no_trump, dark, gold, misere, forehead |
+| 178+118N | 1 | cards per player this deal / max_cards |
+| 179+118N | 1 | the whole deck is dealt |
+| 180+118N | 1 | the own hand is hidden from the observer |
+| 181+118N | 3 | phase: bid, play, declare (all zero once over) |
+| 184+118N | N | dealer, one-hot by relative seat |
+| 184+119N | N | leader of the current trick, one-hot by relative seat |
+| 184+120N | 1 | deals finished / deals in the episode |
+| 185+120N | 1 | tricks still to play this deal / max_cards |
+
+Size: 186+120N.
+<!-- end of the generated observation table -->
+
 ``env.unwrapped.view(agent)`` returns the full ``RaspisnoyView`` (including
 the score sheet, row by row).
 

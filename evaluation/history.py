@@ -40,6 +40,7 @@ import numpy as np
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.game import Game, IllegalActionError
+from pokerzoo.evaluation.outputs import check_destination, commit_file, staging_file
 
 FORMAT = "pokerzoo.history/2"
 READABLE_FORMATS = ("pokerzoo.history/1", FORMAT)  # every version this code reads and replays
@@ -119,13 +120,17 @@ def dumps(record: dict) -> str:
 
 
 class HistoryWriter:
-    """Appends histories to a JSON-lines file (``with HistoryWriter(path) as w: w.write(record)``)."""
+    """Appends histories to a JSON-lines file (``with HistoryWriter(path) as w: w.write(record)``).
 
-    def __init__(self, path: str | Path, append: bool = False):
-        self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = open(self.path, "a" if append else "w")  # noqa: SIM115 (closed by close())
+    ``whole=True`` writes under a temporary name that ``close()`` renames to ``path``, and that
+    ``discard()`` (or leaving the ``with`` block on an exception) removes: the file is there complete or
+    not at all. Otherwise every game is in the file as soon as it is written (a play session).
+    """
+
+    def __init__(self, path: str | Path, append: bool = False, whole: bool = False):
+        self.path = check_destination(path, folder=False, option="--record")
+        self._target = staging_file(self.path) if whole else self.path
+        self._fh: IO[str] = open(self._target, "a" if append else "w")  # noqa: SIM115 (closed by close())
         self.count = 0
 
     def write(self, record: dict) -> None:
@@ -134,38 +139,77 @@ class HistoryWriter:
 
     def close(self) -> None:
         self._fh.close()
+        if self._target != self.path and self._target.exists():
+            commit_file(self._target, self.path)
+
+    def discard(self) -> None:
+        self._fh.close()
+        if self._target != self.path:
+            self._target.unlink(missing_ok=True)
 
     def __enter__(self) -> HistoryWriter:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        if kind is not None:
+            self.discard()
+        else:
+            self.close()
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_record(record: Any) -> None:
+    """A hand history's fields have the types replay needs; ``ValueError`` naming the first that does not."""
+    if not isinstance(record, dict) or any(k not in record for k in REQUIRED):
+        missing = [k for k in REQUIRED if not isinstance(record, dict) or k not in record]
+        raise ValueError(f"not a pokerzoo hand history (missing {', '.join(missing)})")
+    checks = (
+        ("game", isinstance(record["game"], str), "a game name"),
+        ("config", isinstance(record["config"], dict) and all(isinstance(k, str) for k in record["config"]),
+         "an object of options"),
+        ("seed", _is_int(record["seed"]) and 0 <= record["seed"] < 2**128, "an int >= 0"),
+        ("actions", isinstance(record["actions"], list) and all(_is_int(a) for a in record["actions"]),
+         "a list of ints"),
+        ("events", isinstance(record["events"], list), "a list"),
+        ("rewards", isinstance(record["rewards"], list)
+         and all(isinstance(r, int | float) and not isinstance(r, bool) for r in record["rewards"]),
+         "a list of numbers"),
+    )  # fmt: skip
+    for key, ok, what in checks:
+        if not ok:
+            raise ValueError(f"hand history field {key!r} must be {what}, got {str(record[key])[:80]!r}")
 
 
 def read(path: str | Path) -> Iterator[tuple[int, dict]]:
     """(line number, record) for every non-empty line; a line that is not a history is a clear error."""
-    with open(path) as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(
-                    f"{path}:{number}: not a JSON line ({exc.msg} at column {exc.colno})"
-                ) from None
-            if not isinstance(record, dict) or any(k not in record for k in REQUIRED):
-                missing = [k for k in REQUIRED if not isinstance(record, dict) or k not in record]
-                raise ValueError(
-                    f"{path}:{number}: not a pokerzoo hand history (missing {', '.join(missing)})"
-                )
-            version = record.get("format", READABLE_FORMATS[0])
-            if version not in READABLE_FORMATS:
-                raise ValueError(
-                    f"{path}:{number}: hand-history format {version!r} is not one this pokerzoo reads "
-                    f"({', '.join(READABLE_FORMATS)}); a newer pokerzoo wrote it?"
-                )
-            yield number, record
+    try:
+        with open(path, encoding="utf-8", errors="strict") as fh:
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    why = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "too deep"
+                    raise ValueError(f"{path}:{number}: not a JSON line ({why})") from None
+                try:
+                    check_record(record)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: {exc}") from None
+                version = record.get("format", READABLE_FORMATS[0])
+                if version not in READABLE_FORMATS:
+                    raise ValueError(
+                        f"{path}:{number}: hand-history format {str(version)[:40]!r} is not one this pokerzoo "
+                        f"reads ({', '.join(READABLE_FORMATS)}); a newer pokerzoo wrote it?"
+                    )
+                yield number, record
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a text file of JSON lines ({exc.reason} at byte {exc.start})") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder, not a hand-history file") from None
 
 
 # --------------------------------------------------------------------------- replay
@@ -214,6 +258,7 @@ def replay(
     is applied, with the game as the acting seat faced it: the viewer builds its
     step-by-step table from these calls (and the final state, ``replayed``).
     """
+    check_record(record)
     name, seed = record["game"], record["seed"]
     result = ReplayResult(ok=False, game=name, seed=seed, steps=len(record["actions"]), line=line)
     try:
@@ -247,7 +292,8 @@ def replay(
         )
         if index < min(len(recorded), len(events)):
             where = _first_difference(recorded[index], events[index], f"events[{index}]")
-            result.message = f"event {index} ({recorded[index].get('type')!r}) differs: {where}"
+            kind = recorded[index].get("type") if isinstance(recorded[index], dict) else None
+            result.message = f"event {index} ({kind!r}) differs: {where}"
         else:
             result.message = f"{len(recorded)} events recorded, {len(events)} replayed"
         return result

@@ -33,12 +33,15 @@ import csv
 import json
 import math
 import statistics
+import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from pokerzoo.evaluation.outputs import whole_folder
 
 if TYPE_CHECKING:
     from pokerzoo.evaluation.tournament import TournamentResult
@@ -253,7 +256,8 @@ def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
         row: dict[str, Any] = {
             "agent": label,
             "spec": result.agents[i],
-            "games": int(games[i].sum()),
+            "games": int(games[i].sum()),  # seat-games: an agent seated twice in a game counts twice
+            "games_in": sum(i in rec.seats for rec in result.records),
             "deals": int(played.sum()),
             "reward_per_game": mean_ci(per_game[i, played], level).to_dict(),
             "win_rate": mean_ci(win_rate[i, played], level).clipped(0.0, 1.0).to_dict(),
@@ -349,7 +353,9 @@ def markdown(summary: dict) -> str:
     """The report as Markdown: the main table first (what the CLI prints), then the details."""
     unit = summary["unit"]
     lvl = f"{round(100 * summary['level'])}%"
-    header = ["agent", "games", f"reward/game ({lvl} CI)"]
+    # With fewer agents than seats an agent sits in several seats of one game; its row then counts seats.
+    repeated = any(a.get("games_in", a["games"]) != a["games"] for a in summary["agents"])
+    header = ["agent", "seat-games" if repeated else "games", f"reward/game ({lvl} CI)"]
     if show_unit(summary):
         header.append(f"reward/{unit} ({lvl} CI)")
     header.append("win rate" if summary["num_players"] > 1 else "winning games")
@@ -369,6 +375,12 @@ def markdown(summary: dict) -> str:
     if summary["config"]:
         lines += ["Options: " + ", ".join(f"`{k}={v!r}`" for k, v in summary["config"].items()), ""]
     lines += _table(header, rows)
+    if repeated:
+        lines += [
+            "",
+            f"Seat-games: the agents repeat around the table ({len(summary['agents_given'])} agents, "
+            f"{summary['num_players']} seats), so an agent seated k times in a game counts k; rewards are per seat.",
+        ]
     if summary["num_players"] > 1:
         lines += [
             "",
@@ -518,9 +530,12 @@ def write_games_csv(result: TournamentResult, path: str | Path) -> None:
                 )
 
 
-def plot(summary: dict, path: str | Path) -> None:
-    """Means with their intervals per agent: reward per game, and win rate beside it."""
-    # Deferred: matplotlib takes ~0.8 s to import; only writing the plot needs it.
+PANEL_INCHES, LABEL_INCHES_PER_CHAR, TITLE_CHARS_PER_INCH = 3.6, 0.075, 13
+
+
+def figure(summary: dict):
+    """The means figure: one row per agent, a panel per statistic, room made for long labels and titles."""
+    # Deferred: matplotlib takes ~0.8 s to import; only drawing the figure needs it.
     import matplotlib
 
     matplotlib.use("Agg")
@@ -533,10 +548,18 @@ def plot(summary: dict, path: str | Path) -> None:
     if show_unit(summary) and all(f"reward_per_{unit}" in a for a in agents):
         panels.append((f"reward_per_{unit}", f"reward per {unit}"))
     panels.append(("win_rate", "win rate" if summary["num_players"] > 1 else "share of winning games"))
+    label_inches = 0.4 + LABEL_INCHES_PER_CHAR * max(len(x) for x in labels)
+    width = label_inches + PANEL_INCHES * len(panels)
     fig, axes = plt.subplots(
-        1, len(panels), figsize=(4.2 * len(panels), 0.5 * len(labels) + 1.8), squeeze=False
+        1,
+        len(panels),
+        figsize=(width, 0.45 * len(labels) + 2.0),
+        squeeze=False,
+        layout="constrained",
+        sharey=True,
     )
     y = np.arange(len(labels))
+    wrap = max(12, int(PANEL_INCHES * TITLE_CHARS_PER_INCH))
     for ax, (key, title) in zip(axes[0], panels):
         means = np.array([np.nan if a[key]["mean"] is None else a[key]["mean"] for a in agents], dtype=float)
         lows = np.array([np.nan if a[key]["low"] is None else a[key]["low"] for a in agents], dtype=float)
@@ -547,11 +570,20 @@ def plot(summary: dict, path: str | Path) -> None:
             ax.axvline(0, color="grey", lw=0.8, ls="--")
         elif summary["num_players"] > 1:
             ax.axvline(1 / summary["num_players"], color="grey", lw=0.8, ls="--")  # the fair share
-        ax.set_yticks(y, labels if ax is axes[0][0] else [""] * len(labels))
-        ax.invert_yaxis()
-        ax.set_title(f"{title} ({round(100 * summary['level'])}% CI)", fontsize=10)
-    fig.suptitle(f"{summary['game']}: {summary['deals']} deals", fontsize=11)
-    fig.tight_layout()
+        ax.set_yticks(y, labels, fontsize=9)
+        ax.tick_params(axis="y", labelleft=ax is axes[0][0])
+        ax.set_title(textwrap.fill(f"{title} ({round(100 * summary['level'])}% CI)", wrap), fontsize=10)
+    axes[0][0].invert_yaxis()
+    fig.suptitle(textwrap.fill(f"{summary['game']}: {summary['deals']} deals", int(width * 11)), fontsize=11)
+    return fig
+
+
+def plot(summary: dict, path: str | Path) -> None:
+    """Means with their intervals per agent: reward per game, and win rate beside it."""
+    # Deferred: matplotlib takes ~0.8 s to import; only drawing needs it (figure() has imported it by now).
+    import matplotlib.pyplot as plt
+
+    fig = figure(summary)
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -559,21 +591,21 @@ def plot(summary: dict, path: str | Path) -> None:
 def write_all(
     result: TournamentResult, out_dir: str | Path, summary: dict | None = None, figure: bool = True
 ) -> dict[str, Path]:
-    """Write report.md, summary.csv, games.csv, report.json (and means.png) into ``out_dir``."""
+    """Write report.md, summary.csv, games.csv, report.json (and means.png) as the folder ``out_dir``.
+
+    Whole or not at all: the files are written into a temporary folder beside it, which then replaces
+    ``out_dir`` (``pokerzoo.evaluation.outputs``); a failure leaves no half-written report.
+    """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     summary = summary if summary is not None else summarize(result)
-    paths = {
-        "markdown": out / "report.md",
-        "csv": out / "summary.csv",
-        "games_csv": out / "games.csv",
-        "json": out / "report.json",
-    }
-    paths["markdown"].write_text(markdown(summary))
-    write_csv(summary, paths["csv"])
-    write_games_csv(result, paths["games_csv"])
-    write_json(summary, paths["json"])
+    names = {"markdown": "report.md", "csv": "summary.csv", "games_csv": "games.csv", "json": "report.json"}
     if figure:
-        paths["figure"] = out / "means.png"
-        plot(summary, paths["figure"])
-    return paths
+        names["figure"] = "means.png"
+    with whole_folder(out) as tmp:
+        (tmp / names["markdown"]).write_text(markdown(summary))
+        write_csv(summary, tmp / names["csv"])
+        write_games_csv(result, tmp / names["games_csv"])
+        write_json(summary, tmp / names["json"])
+        if figure:
+            plot(summary, tmp / names["figure"])
+    return {key: out / name for key, name in names.items()}

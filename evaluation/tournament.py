@@ -57,6 +57,7 @@ from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.registry import canonical, spec
 from pokerzoo.evaluation import history
+from pokerzoo.evaluation.processes import ignore_sigint, sigint_ignored
 
 MAX_STEPS = 1_000_000  # a game that runs longer than this is a bug in the game or an agent
 
@@ -396,6 +397,7 @@ _WORKER: DealRunner | None = None
 
 def _init_worker(t: Tournament, lineups: list[tuple[int, ...]]) -> None:
     global _WORKER
+    ignore_sigint()
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
     _WORKER = DealRunner(t, lineups)
@@ -445,7 +447,9 @@ def iter_deals(
         return
     ctx = mp.get_context(start_method)
     chunksize = max(1, min(64, t.deals // (workers * 8)))
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups)) as pool:
+    with sigint_ignored():
+        pool = ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups))
+    with pool:  # leaving the block (an error, Ctrl-C) terminates the workers
         yield from pool.imap(_work, range(t.deals), chunksize=chunksize)
 
 

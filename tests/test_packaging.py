@@ -77,7 +77,10 @@ def installed(tmp_path_factory) -> Path:
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     site = next(venv.glob("lib/python*/site-packages"))
-    (site / "_test_venv_packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # Every site-packages folder this interpreter sees (a venv layered over another reaches the lower
+    # one's packages through a .pth line of its own, which is not followed from here).
+    folders = dict.fromkeys([sysconfig.get_paths()["purelib"], *(p for p in sys.path if p.endswith("site-packages"))])
+    (site / "_test_venv_packages.pth").write_text("".join(f"{p}\n" for p in folders))
     wheel = next(dist.glob("pokerzoo-*.whl"))
     subprocess.run(
         [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel],

@@ -18,7 +18,7 @@ import yaml
 
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import env_module
-from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet
+from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, finite_number
 from pokerzoo.training.opponents import build_agent
 from pokerzoo.training.single_seat import RECORD_CHOICES, SEATS_CHOICES
 
@@ -32,12 +32,12 @@ def _schedule(value: Any) -> Any:
         if unknown or not {"start", "end"} <= set(value):
             raise ValueError("a schedule is a number or {start: A, end: B}")
         a, b = value["start"], value["end"]
-        if not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in (a, b)):
-            raise ValueError("schedule start and end must be numbers >= 0")
+        if not all(finite_number(x) and x >= 0 for x in (a, b)):
+            raise ValueError("schedule start and end must be finite numbers >= 0")
         return {"start": float(a), "end": float(b)}
-    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+    if finite_number(value) and value >= 0:
         return float(value)
-    raise ValueError("expected a number >= 0 or {start: A, end: B}")
+    raise ValueError("expected a finite number >= 0 or {start: A, end: B}")
 
 
 def _net_arch(value: Any) -> Any:
@@ -56,9 +56,9 @@ def _net_arch(value: Any) -> Any:
 def _optional_positive(value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+    if finite_number(value) and value > 0:
         return float(value)
-    raise ValueError("expected a number > 0 or null")
+    raise ValueError("expected a finite number > 0 or null")
 
 
 def _agent_list(value: Any) -> list:
@@ -115,8 +115,8 @@ def _weights(value: Any) -> dict:
         raise ValueError("expected {agent: weight, ...} or a list of agent specs")
     out = {}
     for k, w in value.items():
-        if not isinstance(k, str) or not isinstance(w, int | float) or isinstance(w, bool) or w < 0:
-            raise ValueError(f"opponent {k!r}: weight must be a number >= 0")
+        if not isinstance(k, str) or not finite_number(w) or w < 0:
+            raise ValueError(f"opponent {k!r}: weight must be a finite number >= 0")
         out[k] = float(w)
     if sum(out.values()) <= 0:
         raise ValueError("the scripted opponents need a positive total weight")
@@ -127,8 +127,10 @@ TOP = OptionSet(
     Option("name", None, "run name (default: the config file's name)", kind=(str, type(None))),
     Option("game", None, "game to train on, e.g. caribbean_stud", kind=str),
     Option("options", {}, "game options for the training env (the rules as written when empty)", kind=dict),
-    Option("seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0),
-    Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1),
+    Option(
+        "seed", 0, "seed of everything (envs, opponents, network initialisation)", kind=int, low=0, high=2**32 - 1
+    ),
+    Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1, high=10**12),
     Option(
         "n_envs",
         16,
@@ -152,8 +154,8 @@ TOP = OptionSet(
         kind=float,
         low=1e-9,
     ),
-    Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0),
-    Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1),
+    Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0, high=10**12),
+    Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1, high=10_000),
     Option("opponents", {}, "opponent league (see the opponents section)", kind=dict),
     Option("ppo", {}, "MaskablePPO hyperparameters (see the ppo section)", kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
@@ -161,7 +163,7 @@ TOP = OptionSet(
     Option(
         "init_from",
         None,
-        "start from this policy's weights (a policy .zip, a checkpoint folder or a run folder) instead of "
+        "start from this policy's weights (a policy file, a checkpoint folder or a run folder) instead of "
         "random ones; the network shape and the game must match",
         kind=(str, type(None)),
     ),
@@ -192,9 +194,9 @@ OPPONENTS = OptionSet(
 
 
 PPO = OptionSet(
-    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1),
-    Option("batch_size", 1024, "minibatch size", kind=int, low=2),
-    Option("n_epochs", 4, "passes over each rollout", kind=int, low=1),
+    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1, high=1_000_000),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=2, high=100_000_000),
+    Option("n_epochs", 4, "passes over each rollout", kind=int, low=1, high=10_000),
     Option("learning_rate", 3e-4, "Adam step size: a number or {start, end} (linear)", convert=_schedule),
     Option("ent_coef", 0.01, "entropy bonus: a number or {start, end} (linear)", convert=_schedule),
     Option("gamma", 0.99, "discount", kind=float, low=0, high=1),
@@ -218,9 +220,9 @@ EVAL = OptionSet(
         "imitation or init_from); needs every > 0",
         kind=bool,
     ),
-    Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1),
+    Option("deals", 200, "deals per periodic evaluation and baseline", kind=int, low=1, high=10**9),
     Option("baselines", ["random"], "agents to evaluate against periodically", convert=_agent_list),
-    Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1),
+    Option("final_deals", 2000, "deals per baseline in the final evaluation", kind=int, low=1, high=10**9),
     Option(
         "final_baselines",
         None,
@@ -259,7 +261,7 @@ PRETRAIN = OptionSet(
         "agent whose decisions the policy imitates before PPO (null: no pretraining)",
         kind=(str, type(None)),
     ),
-    Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1),
+    Option("samples", 100_000, "teacher decisions recorded (spread over the envs)", kind=int, low=1, high=10**10),
     Option(
         "record",
         "all",
@@ -280,8 +282,8 @@ PRETRAIN = OptionSet(
         "slow search agent's bids and many cheap play decisions of a heuristic",
         convert=_sources,
     ),
-    Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1),
-    Option("batch_size", 1024, "minibatch size", kind=int, low=1),
+    Option("epochs", 4, "passes over the recorded decisions", kind=int, low=1, high=10_000),
+    Option("batch_size", 1024, "minibatch size", kind=int, low=1, high=100_000_000),
     Option("learning_rate", 1e-3, "Adam step size of the imitation", kind=float, low=0),
     Option("value", True, "also fit the critic to the teacher's returns", kind=bool),
 )
@@ -308,9 +310,13 @@ def load_config(source: str | Path | Mapping, overrides: Mapping[str, Any] | Non
         if not path.is_file():
             raise FileNotFoundError(f"training config {str(path)!r} not found")
         try:
-            raw = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+            raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not a text file ({exc.reason} at byte {exc.start})") from None
+        except (yaml.YAMLError, RecursionError) as exc:
+            raise ConfigError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         default_name = path.stem
     else:
         raw, default_name = copy.deepcopy(dict(source)), None
@@ -341,7 +347,10 @@ def _set_dotted(raw: dict, key: str, value: Any) -> None:
 
 def _check_against_game(cfg: dict) -> None:
 
-    module = env_module(cfg["game"])  # unknown game: ValueError naming the games
+    try:
+        module = env_module(cfg["game"])
+    except ValueError as exc:  # an unknown game: the message names the games
+        raise ConfigError(f"training config, game: {exc}") from None
     cfg["game"] = module.raw_env.metadata["name"]
     game_cls = module.raw_env.game_class
     try:
@@ -405,6 +414,28 @@ def resolve_n_envs(cfg: Mapping) -> int:
 
 def resolve_workers(cfg: Mapping) -> int:
     return min(cfg["workers"] or available_cores(), cfg["n_envs"])
+
+
+def rollout_size(cfg: Mapping) -> int:
+    """Learner steps per PPO rollout: ``n_steps`` in each of the ``n_envs`` envs."""
+    return cfg["ppo"]["n_steps"] * resolve_n_envs(cfg)
+
+
+def trained_steps(cfg: Mapping, done: int = 0) -> int:
+    """The steps a run will have made at its end: PPO collects whole rollouts, so the total rounds up."""
+    remaining = max(cfg["total_timesteps"] - done, 0)
+    return done + -(-remaining // rollout_size(cfg)) * rollout_size(cfg)
+
+
+def rounding_note(cfg: Mapping, done: int = 0) -> str | None:
+    """What to tell the user when ``total_timesteps`` is not a whole number of rollouts (None when it is)."""
+    end = trained_steps(cfg, done)
+    if end == max(cfg["total_timesteps"], done):
+        return None
+    return (
+        f"note: total_timesteps {cfg['total_timesteps']:,} rounds up to {end:,}: PPO collects whole rollouts of "
+        f"n_steps × n_envs = {cfg['ppo']['n_steps']} × {resolve_n_envs(cfg)} = {rollout_size(cfg):,} steps"
+    )
 
 
 def default_run_dir(cfg: Mapping) -> Path:

@@ -7,7 +7,7 @@ teacher's play and spend its steps on what the teacher gets wrong.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import torch
@@ -45,6 +45,7 @@ def fit_to_teacher(
     *,
     vf_coef: float,
     max_grad_norm: float | None,
+    progress: Callable[[int], None] | None = None,
 ) -> dict:
     """Train ``policy`` on the teacher's decisions; returns how often it then agrees and its value error.
 
@@ -71,6 +72,8 @@ def fit_to_teacher(
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm or 1e9)
             opt.step()
+            if progress is not None:
+                progress(1)
     policy.set_training_mode(False)
     agree, value_err = 0, 0.0
     with torch.no_grad():

@@ -30,6 +30,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.policy import PolicyAgent
 from pokerzoo.agents.registry import make_agent
+from pokerzoo.envs.engine.options import finite_number
 
 
 class Opponents:
@@ -102,11 +103,11 @@ class OpponentPool(Opponents):
     ):
         weights = dict(scripted) if isinstance(scripted, Mapping) else dict.fromkeys(scripted, 1.0)
         for name, w in weights.items():
-            if not (isinstance(w, int | float) and not isinstance(w, bool) and w >= 0 and np.isfinite(w)):
+            if not (finite_number(w) and w >= 0):
                 raise ValueError(f"opponent weight for {name!r} must be a finite number >= 0, got {w!r}")
-        if not isinstance(self_play, int | float) or self_play < 0:
-            raise ValueError(f"self_play weight must be >= 0, got {self_play!r}")
-        if not 0 <= latest_share <= 1:
+        if not (finite_number(self_play) and self_play >= 0):
+            raise ValueError(f"self_play weight must be a finite number >= 0, got {self_play!r}")
+        if not (finite_number(latest_share) and 0 <= latest_share <= 1):
             raise ValueError(f"latest_share must be in 0..1, got {latest_share!r}")
         if not isinstance(max_snapshots, int) or max_snapshots < 1:
             raise ValueError(f"max_snapshots must be a positive integer, got {max_snapshots!r}")

@@ -1,131 +1,38 @@
-"""Policy files: play-only saves with their provenance, and shipping a run's policy into the package.
+"""Shipping a run's policy into the package, with its provenance and the folder's README.
 
 A shipped policy is loadable by name (``pokerzoo evaluate GAME --agents ppo``)
-and carries the config, the training command and the evaluation that
-produced it, so a reader can check or redo every number in its README.
+and carries, in its document's ``provenance``, the config, the training
+command and the evaluation that produced it, so a reader can check or redo
+every number in its README. The files are the code-free policy format of
+``pokerzoo.agents.policy_file`` (JSON + safetensors).
 """
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import shutil
-import zipfile
-from collections.abc import Mapping
 from pathlib import Path
 
-import torch
 import yaml
 
 from pokerzoo.agents.policy import POLICY_DIR
-from pokerzoo.envs import game_class, spec
-from pokerzoo.evaluation.history import to_jsonable
+from pokerzoo.agents.policy_file import WEIGHT_DTYPES, read_policy, write_policy
+from pokerzoo.envs import spec
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
-
-
-def policy_meta(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
-
-    game = game_class(cfg["game"])(seed=0, **cfg["options"])
-    return {
-        "format": 1,
-        "game": cfg["game"],
-        "config": to_jsonable(cfg["options"]),
-        "observation_size": int(game.observation_size),
-        "num_actions": int(game.num_actions),
-        "timesteps": int(steps),
-        "run": cfg["name"],
-        **dict(extra or {}),
-    }
-
-
-def save_policy(model, path: Path, meta: Mapping) -> Path:
-    """Save a play-only copy of ``model`` (no optimiser state, no rollout data); MaskablePPO.load reads it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    optimizer = model.policy.optimizer
-    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
-    had_meta = hasattr(model, "pokerzoo")
-    old_meta = getattr(model, "pokerzoo", None)
-    model.pokerzoo = dict(meta)
-    tmp = path.with_name(path.name + ".tmp.zip")
-    try:
-        model.save(
-            str(tmp),
-            exclude=[
-                "ep_info_buffer",
-                "ep_success_buffer",
-                "_last_obs",
-                "_last_episode_starts",
-                "_last_original_obs",
-                "pokerzoo_run",
-            ],
-        )
-        os.replace(tmp, path)
-    finally:
-        model.policy.optimizer = optimizer
-        if had_meta:
-            model.pokerzoo = old_meta
-        else:
-            del model.pokerzoo
-    return path
-
-
-WEIGHT_DTYPES = ("float32", "float16")
-
-
-def halve_weights(path: str | Path) -> Path:
-    """Rewrite a policy zip in place with its network weights stored as float16.
-
-    Half the bytes, for policies shipped inside the package. ``MaskablePPO.load``
-    copies them into the float32 network (``load_state_dict`` casts), so the
-    file stays an ordinary SB3 zip; the cost is float16's rounding (about 3
-    significant digits), which can flip a near-tied decision, so a halved
-    policy is re-evaluated before its figures are quoted.
-    """
-
-    path = Path(path)
-    with zipfile.ZipFile(path) as z:
-        members = [(info, z.read(info.filename)) for info in z.infolist()]
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w") as out:
-        for info, data in members:
-            if info.filename == "policy.pth":
-                state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-                state = {k: v.half() if v.is_floating_point() else v for k, v in state.items()}
-                buffer = io.BytesIO()
-                torch.save(state, buffer)
-                data = buffer.getvalue()
-            out.writestr(info, data)
-    os.replace(tmp, path)
-    return path
-
-
-def resolve_policy_file(source: str | Path) -> Path:
-    """The policy zip that ``source`` names: a .zip, a checkpoint folder, or a run folder (final, else latest)."""
-    path = Path(source)
-    candidates = [path] if path.suffix == ".zip" else [path / "model.zip", path / "final" / "policy.zip"]
-    pointer = path / "checkpoints" / "latest"
-    if path.suffix != ".zip" and pointer.is_file():
-        candidates.append(path / "checkpoints" / pointer.read_text().strip() / "model.zip")
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"init_from {str(source)!r}: no policy there (looked for {', '.join(str(c) for c in candidates)})"
-    )
 
 
 def ship_policy(
     run_dir: str | Path, name: str = "ppo", dest: Path | None = None, weights: str = "float32"
 ) -> Path:
-    """Copy a finished run's policy into ``agents/policies/<game>/<name>.zip`` with its provenance.
+    """Copy a finished run's policy into ``agents/policies/<game>/<name>.json`` (+ ``.safetensors``).
 
-    Beside the zip: ``<name>.yaml`` (the run's config), ``<name>.json`` (the
-    training command(s), throughput and wall time, and the final evaluation
-    with the ``pokerzoo evaluate`` command of each row, rewritten for the
-    shipped name) and the folder's ``README.md`` (regenerated).
-    ``weights="float16"`` stores the weights at half size (``halve_weights``);
-    the final evaluation in the json was then made with the float32 policy.
+    The document's provenance gets the run's config, the training command(s),
+    throughput and wall time, and the final evaluation with the ``pokerzoo
+    evaluate`` command of each row, rewritten for the shipped name; beside it
+    go ``<name>.yaml`` (the run's config, to read or retrain from) and the
+    folder's ``README.md`` (regenerated). ``weights="float16"`` stores the
+    weights at half size (float16 rounding, about 3 significant digits, can
+    flip a near-tied decision, and the final evaluation in the provenance was
+    made with the float32 policy: re-evaluate before quoting figures).
     """
 
     if weights not in WEIGHT_DTYPES:
@@ -136,15 +43,13 @@ def ship_policy(
         raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
     report = json.loads(report_path.read_text())
     cfg = yaml.safe_load((run / "config.yaml").read_text())
+    policy = read_policy(run / "final" / "policy.json")
     short = spec(report["game"]).name
     folder = (dest or POLICY_DIR) / short
     folder.mkdir(parents=True, exist_ok=True)
     init = folder / "__init__.py"
     if not init.exists():
         init.write_text(f'"""The trained policies shipped for {short} (see README.md here)."""\n')
-    shutil.copyfile(run / "final" / "policy.zip", folder / f"{name}.zip")
-    if weights == "float16":
-        halve_weights(folder / f"{name}.zip")
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     rows = []
     for r in report["final"] + report["composites"]:
@@ -157,21 +62,23 @@ def ship_policy(
         row["learner"] = learner
         row["command"] = evaluate_command(report, row, learner)
         rows.append(row)
-    meta = {
+    provenance = {
+        **policy.document.get("provenance", {}),
         "name": name,
         "game": report["game"],
         "run": report["run"],
+        "config": cfg,
         "training_commands": [c.split(" ", 2)[-1] for c in read_lines(run / "commands.txt")],
         "throughput": report["throughput"],
         "eval_seed": report["eval_seed"],
         "eval_options": report["eval_options"],
         "unit": report["unit"],
-        "weights": weights,
         "evaluation": rows,
     }
-    (folder / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n")
+    document = {k: v for k, v in policy.document.items() if k not in ("weights", "provenance")}
+    path = write_policy(folder / f"{name}.json", {**document, "provenance": provenance}, policy.tensors, weights)
     _write_policies_readme(folder)
-    return folder / f"{name}.zip"
+    return path
 
 
 HALF_NOTE = " (half the file; loading casts them back to float32)"
@@ -180,15 +87,19 @@ HALF_NOTE = " (half the file; loading casts them back to float32)"
 def _write_policies_readme(folder: Path) -> None:
     lines = [f"# Shipped policies: {folder.name}", ""]
     for meta_path in sorted(folder.glob("*.json")):
-        m = json.loads(meta_path.read_text())
+        document = json.loads(meta_path.read_text())
+        m, dtype = document["provenance"], document["weights"]["dtype"]
         tp = m["throughput"]
         lines += [
             f"## `{m['name']}`",
             "",
+            f"Files: `{meta_path.name}` (the document: game, options, architecture, provenance) and "
+            f"`{document['weights']['file']}` (the weights); loading them runs no code.",
+            "",
             f"MaskablePPO, {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.0f} min wall time "
             f"({tp['n_envs']} envs, {tp['workers'] or 'no'} worker processes; env steps/s while collecting "
             f"{tp['env_steps_per_second_collecting']}). Config: `{m['name']}.yaml`. Weights stored as "
-            f"{m.get('weights', 'float32')}{HALF_NOTE if m.get('weights') == 'float16' else ''}. Produced by:",
+            f"{dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
             "",
             "```",
             *m["training_commands"],

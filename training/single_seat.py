@@ -40,9 +40,8 @@ of scripted agents and frozen snapshots of the learner drawn per episode).
 
 from __future__ import annotations
 
-import pickle
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -53,6 +52,7 @@ from pokerzoo.agents.base import Agent
 from pokerzoo.envs import env_module
 from pokerzoo.envs.aec import PokerzooAECEnv
 from pokerzoo.envs.engine.game import Game, IllegalActionError
+from pokerzoo.training import env_state
 from pokerzoo.training.opponents import Opponents, as_opponents, build_agent
 
 ILLEGAL_MODES = ("terminate", "raise")
@@ -207,10 +207,15 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ state (exact resume)
     def get_state(self) -> bytes:
         """Everything this env holds (game, generators, opponents, episode tallies), pickled."""
-        return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+        return env_state.dumps(self)
 
     def set_state(self, state: bytes) -> None:
-        self.__dict__.update(pickle.loads(state).__dict__)
+        """Become the env ``get_state`` saved; read with the restricted unpickler (``training.env_state``)."""
+        loaded = env_state.loads(state)
+        if not isinstance(loaded, SingleSeatEnv) or loaded.env_name != self.env_name:
+            what = getattr(loaded, "env_name", type(loaded).__name__)
+            raise env_state.EnvStateError(f"the env state is of {what}, this env plays {self.env_name}")
+        self.__dict__.update(loaded.__dict__)
 
     def __getstate__(self) -> dict:
         # The AEC env's class is made per game by ``make_raw_env`` and is found by
@@ -227,7 +232,13 @@ class SingleSeatEnv(gym.Env):
         self.__dict__.update({**state, "aec": aec})
 
     def teacher_rollout(
-        self, teacher: str, steps: int, seed: int, record: str = "all", seats: str = "learner"
+        self,
+        teacher: str,
+        steps: int,
+        seed: int,
+        record: str = "all",
+        seats: str = "learner",
+        progress: Callable[[int], None] | None = None,
     ) -> dict[str, np.ndarray]:
         """``steps`` learner decisions made by the agent ``teacher`` (a spec), from ``reset(seed=seed)``.
 
@@ -245,14 +256,17 @@ class SingleSeatEnv(gym.Env):
         seat's own episode (see ``_teacher_selfplay``). With a slow teacher
         that is n times the data for the same work, since the opponents'
         decisions are no longer thrown away.
+
+        ``progress(k)`` is told of every ``k`` decisions counted (a progress bar).
         """
 
         if record not in RECORD_CHOICES:
             raise ValueError(f"record={record!r}: expected one of {', '.join(RECORD_CHOICES)}")
         if seats not in SEATS_CHOICES:
             raise ValueError(f"seats={seats!r}: expected one of {', '.join(SEATS_CHOICES)}")
+        report = progress or (lambda k: None)
         if seats == "all":
-            return self._teacher_selfplay(teacher, steps, seed, record)
+            return self._teacher_selfplay(teacher, steps, seed, record, report)
         agent = build_agent(self.env_name, teacher)
         agent.seed(int(np.random.SeedSequence([seed, 1]).generate_state(1, np.uint64)[0] >> 1))
         bidding = self.game.BIDDING_PHASES
@@ -275,6 +289,8 @@ class SingleSeatEnv(gym.Env):
             rows["actions"].append(action)
             rows["recorded"].append(kept)
             counted += kept
+            if kept:
+                report(1)
             episodes_without = 0 if kept else episodes_without
             obs, reward, terminated, truncated, _ = self.step(action)
             rows["rewards"].append(reward)
@@ -284,7 +300,9 @@ class SingleSeatEnv(gym.Env):
                 obs, _ = self.reset()
         return self._recording_arrays(rows)
 
-    def _teacher_selfplay(self, teacher: str, steps: int, seed: int, record: str) -> dict[str, np.ndarray]:
+    def _teacher_selfplay(
+        self, teacher: str, steps: int, seed: int, record: str, report: Callable[[int], None]
+    ) -> dict[str, np.ndarray]:
         """Whole games with ``teacher`` in every seat, every seat's decisions recorded (``seats="all"``).
 
         Each seat's decisions form that seat's episode, rewarded exactly as the
@@ -345,6 +363,7 @@ class SingleSeatEnv(gym.Env):
                     for k in keys:
                         rows[k].extend(mine[k])
             games_without = games_without + 1 if counted == before else 0
+            report(counted - before)
         self._done = True  # the wrapper's own episode is gone: reset() before stepping again
         return self._recording_arrays(rows)
 

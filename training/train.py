@@ -16,18 +16,21 @@
   while collecting, and ``time/steps_per_s`` including the updates);
 * **checkpoints with exact resume**: every ``checkpoint_every`` steps, at the
   boundary between a PPO update and the next rollout, the trainer saves the
-  model with its optimiser, the global RNG states, every env's full state
+  policy with its optimiser, the global RNG states, every env's full state
   (game in progress, generators, opponents), the last observations, the
-  logger's pending values and its own counters. ``--resume RUN`` after a
-  kill restores all of it, truncates the logs to the checkpoint, and continues
-  with the very same numbers an uninterrupted run would have produced (tested);
+  logger's pending values and its own counters, in formats whose loading runs
+  no code (``pokerzoo.training.checkpoint``). ``--resume RUN`` after a kill
+  rebuilds the model from the config, restores all of it from the newest
+  intact checkpoint (skipping, and naming, corrupt or missing ones), truncates
+  the logs to the checkpoint, and continues with the very same numbers an
+  uninterrupted run would have produced (tested);
 * **periodic evaluation** against the baselines through the evaluation harness
   (``pokerzoo.evaluation.tournament``: duplicate deals, paired differences with
   95% intervals), written to ``RUN/evals.csv`` and TensorBoard. Snapshots and
   evaluations run inside a saved-and-restored RNG context, so switching them
   on or off does not change the training itself;
-* **final report** (``RUN/final``): the policy (``policy.zip``, loadable with
-  ``policy:RUN`` or ``MaskablePPO.load``), a table against every final baseline,
+* **final report** (``RUN/final``): the policy (``policy.json`` + ``policy.safetensors``,
+  loadable with ``policy:RUN``), a table against every final baseline,
   composites that separate bidding from play (learned bidder + scripted player,
   scripted bidder + learned player) where the game has both kinds of
   decision, throughput and wall time, and the learning-curve plot.
@@ -42,7 +45,6 @@ from __future__ import annotations
 import copy
 import math
 import os
-import pickle
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -59,7 +61,10 @@ from stable_baselines3.common.utils import ConstantSchedule, LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 from tqdm import tqdm
 
+from pokerzoo.agents.policy import resolve_policy_path
+from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.evaluation.history import to_jsonable
+from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import (
     baseline_deals,
     baseline_spec,
@@ -70,6 +75,7 @@ from pokerzoo.training.config import (
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
 from pokerzoo.training.opponents import OpponentPool
+from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
     append_rows,
     env_states,
@@ -80,7 +86,6 @@ from pokerzoo.training.resume import (
     set_rng_state,
     truncate_csv,
 )
-from pokerzoo.training.shipping import policy_meta, resolve_policy_file, save_policy
 from pokerzoo.training.single_seat import SingleSeatEnv
 from pokerzoo.training.vec_env import WorkerVecEnv
 
@@ -153,6 +158,8 @@ class Trainer:
             "resumes": 0,
         }
         self._resume_from: Path | None = None
+        self._checkpoint: ckpt.Checkpoint | None = None
+        self.skipped_checkpoints: list[tuple[str, str]] = []
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -165,18 +172,22 @@ class Trainer:
         if total_timesteps is not None:
             cfg["total_timesteps"] = total_timesteps
         trainer = cls(cfg, run_dir, **kw)
-        latest = trainer.latest_checkpoint()
-        if latest is None:
-            raise FileNotFoundError(f"{run_dir} has no checkpoint to resume from")
-        trainer._resume_from = latest
+        found, trainer.skipped_checkpoints = ckpt.find_intact(run_dir)
+        if found is None:
+            why = "; ".join(f"{name}: {reason}" for name, reason in trainer.skipped_checkpoints)
+            raise ckpt.CheckpointError(
+                f"{run_dir} has no intact checkpoint to resume from" + (f" (skipped {why})" if why else "")
+            )
+        trainer._resume_from = found.path
+        trainer._checkpoint = found
         return trainer
 
     def latest_checkpoint(self) -> Path | None:
-        pointer = self.run_dir / "checkpoints" / "latest"
-        if not pointer.is_file():
-            return None
-        path = self.run_dir / "checkpoints" / pointer.read_text().strip()
-        return path if (path / "model.zip").is_file() and (path / "state.pkl").is_file() else None
+        """The newest checkpoint folder with its manifest (not checked further; ``resume`` checks)."""
+        for folder in ckpt.candidates(self.run_dir):
+            if (folder / ckpt.MANIFEST).is_file():
+                return folder
+        return None
 
     def _policy_kwargs(self) -> dict:
 
@@ -231,9 +242,8 @@ class Trainer:
         torch.set_num_threads(self.cfg["torch_threads"])
         self.run_dir.mkdir(parents=True, exist_ok=True)
         resume_step = None
-        if self._resume_from is not None:
-            with open(self._resume_from / "state.pkl", "rb") as fh:
-                saved = pickle.load(fh)
+        if self._checkpoint is not None:
+            saved = self._checkpoint.state
             resume_step = saved["num_timesteps"]
             self.state = saved["trainer"]
             self.state["resumes"] += 1
@@ -257,7 +267,7 @@ class Trainer:
                 if self.cfg["pretrain"]["teacher"] is not None:
                     self.pretrain()
             else:
-                self._load_checkpoint(saved)
+                self._load_checkpoint(self._checkpoint)
             self.model.set_logger(make_logger(self.run_dir, resume_step, self.verbose))
             if resume_step is not None:
                 self.model.logger.name_to_value.update(saved["logger"]["values"])
@@ -275,18 +285,21 @@ class Trainer:
                 )
             hooks.finish()
             self.model.logger.close()
-        finally:
-            self.venv.close()
+        except BaseException:  # Ctrl-C or an error: stop the workers at once, not after their current call
+            inner = getattr(self.venv, "venv", self.venv)
+            (inner.terminate if isinstance(inner, WorkerVecEnv) else self.venv.close)()
+            raise
+        self.venv.close()
         return self.finish()
 
-    def _load_checkpoint(self, saved: dict) -> None:
-
-        self.model = MaskablePPO.load(
-            str(self._resume_from / "model.zip"),
-            env=self.venv,
-            device="cpu",
-            custom_objects={"learning_rate": self._lr(), "lr_schedule": self._lr()},
-        )
+    def _load_checkpoint(self, found: ckpt.Checkpoint) -> None:
+        """Rebuild the model from the config and put the checkpoint's weights, optimiser and counters in it."""
+        saved = found.state
+        self.model = self._new_model()
+        load_policy_weights(self.model.policy, found.policy, "checkpoint policy")
+        self.model.policy.optimizer.load_state_dict(found.optimizer)
+        for key, value in found.model.items():
+            setattr(self.model, key, value)
         restore_env_states(self.venv, saved["envs"], saved.get("masks"))
         self.model._last_obs = saved["last_obs"]
         self.model._last_episode_starts = saved["last_episode_starts"]
@@ -297,27 +310,26 @@ class Trainer:
     def init_weights(self, source: str | Path) -> Path:
         """Copy the policy weights of ``source`` into the new model: fine-tuning a trained policy.
 
-        A run folder means its final policy (or, unfinished, its latest
-        checkpoint); a checkpoint folder its ``model.zip``. Only the weights are
+        A run folder means its final policy (or, unfinished, its newest
+        checkpoint's); a checkpoint folder its ``policy.json``. Only the weights are
         taken: optimiser, schedules and step count start afresh, so a run that
         continues another under a different league or rate is a new run with
         its own report.
         """
 
-        path = resolve_policy_file(source)
-        other = MaskablePPO.load(str(path), device="cpu")
-        mine = self.model.policy
-        if other.observation_space.shape != mine.observation_space.shape or other.action_space != mine.action_space:
-            raise ValueError(
-                f"init_from {str(source)!r}: its policy has observation shape {other.observation_space.shape} and "
-                f"{other.action_space}; this run's game gives {mine.observation_space.shape} and {mine.action_space}"
-            )
         try:
-            mine.load_state_dict(other.policy.state_dict())
-        except RuntimeError as exc:
+            path = resolve_policy_path(source)
+        except FileNotFoundError as exc:
+            raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
+        doc = read_policy(path).document
+        mine = self.model.policy
+        theirs = ((doc["observation_size"],), doc["num_actions"])
+        if theirs != (mine.observation_space.shape, mine.action_space.n):
             raise ValueError(
-                f"init_from {str(source)!r}: its network does not match ppo.net_arch/activation of this run: {exc}"
-            ) from None
+                f"init_from {str(source)!r}: its policy has observation shape {theirs[0]} and {theirs[1]} actions; "
+                f"this run's game gives {mine.observation_space.shape} and {mine.action_space.n}"
+            )
+        load_policy_weights(mine, path, f"init_from {str(source)!r}")
         self.state["init_from"] = str(path)
         return path
 
@@ -347,11 +359,14 @@ class Trainer:
             per_env = -(-source["samples"] // n_envs)
             # The main source keeps the seeds of runs made before extra sources existed.
             seeds = [_seed_of(self.cfg["seed"], 0xBC, *([k] if k else []), i) for i in range(n_envs)]
-            parts = _call_each(
-                self.venv,
-                "teacher_rollout",
-                [(source["teacher"], per_env, s, source["record"], source["seats"]) for s in seeds],
-            )
+            with self._bar(per_env * n_envs, f"imitation {k + 1}/{len(sources)}: recording {source['teacher']}",
+                           "decision") as bar:  # fmt: skip
+                parts = _call_each(
+                    self.venv,
+                    "teacher_rollout",
+                    [(source["teacher"], per_env, s, source["record"], source["seats"]) for s in seeds],
+                    bar.update,
+                )
             for d in parts:
                 kept = d["recorded"]
                 returns = discounted_returns(d["rewards"], d["dones"], ppo["gamma"]) * self.cfg["reward_scale"]
@@ -365,16 +380,19 @@ class Trainer:
         obs, masks, actions, returns = (np.concatenate(data[k]) for k in ("obs", "masks", "actions", "returns"))
         collect = time.perf_counter() - start
 
-        fit = fit_to_teacher(
-            self.model.policy,
-            obs,
-            masks,
-            actions,
-            returns,
-            p,
-            vf_coef=ppo["vf_coef"],
-            max_grad_norm=ppo["max_grad_norm"],
-        )
+        batches = p["epochs"] * -(-len(actions) // p["batch_size"])
+        with self._bar(batches, f"imitation: fitting {len(actions):,} decisions", "batch") as bar:
+            fit = fit_to_teacher(
+                self.model.policy,
+                obs,
+                masks,
+                actions,
+                returns,
+                p,
+                vf_coef=ppo["vf_coef"],
+                max_grad_norm=ppo["max_grad_norm"],
+                progress=bar.update,
+            )
         n = len(actions)
         summary = {
             "teacher": p["teacher"],
@@ -392,6 +410,17 @@ class Trainer:
         self.state["wall_seconds"] += time.perf_counter() - start
         return summary
 
+    def _bar(self, total: int, desc: str, unit: str) -> tqdm:
+        """A progress bar for a long step of the run (shown from its first second, as training's own)."""
+        return tqdm(
+            total=total,
+            desc=desc,
+            unit=unit,
+            disable=(None if self.progress is None else not self.progress),
+            dynamic_ncols=True,
+            leave=False,
+        )
+
     # ------------------------------------------------------------------ checkpoints and snapshots
     def checkpoint(self) -> Path:
         """Save everything needed to continue exactly from here (called between an update and a rollout)."""
@@ -401,11 +430,6 @@ class Trainer:
         final = root / f"step_{steps:012d}"
         tmp = root / f".tmp_step_{steps:012d}"
         shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        model.save(
-            str(tmp / "model.zip"),
-            exclude=["ep_info_buffer", "ep_success_buffer", "_last_obs", "_last_episode_starts"],
-        )
         inner = getattr(self.venv, "venv", self.venv)
         state = {
             "num_timesteps": steps,
@@ -423,10 +447,8 @@ class Trainer:
             },
             "trainer": copy.deepcopy(self.state),
         }
-        with open(tmp / "state.pkl", "wb") as fh:
-            pickle.dump(state, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        shutil.rmtree(final, ignore_errors=True)
-        os.replace(tmp, final)
+        ckpt.write(tmp, model=model, document=policy_document(self.cfg, steps), state=state)
+        ckpt.commit(tmp, final)
         pointer = root / "latest"
         pointer_tmp = root / ".latest.tmp"
         pointer_tmp.write_text(final.name + "\n")
@@ -440,7 +462,7 @@ class Trainer:
         """Freeze the current policy into the opponent league."""
         steps = self.model.num_timesteps
         path = save_policy(
-            self.model, self.run_dir / "snapshots" / f"step_{steps:012d}.zip", policy_meta(self.cfg, steps)
+            self.model, self.run_dir / "snapshots" / f"step_{steps:012d}.json", policy_document(self.cfg, steps)
         )
         self.state["snapshots"].append(str(path.resolve()))
         keep = self.cfg["opponents"]["max_snapshots"]
@@ -452,7 +474,9 @@ class Trainer:
     def evaluate(self, steps: int) -> list[dict]:
         """Periodic evaluation of the current policy against ``eval.baselines``; rows go to evals.csv."""
         e = self.cfg["eval"]
-        path = save_policy(self.model, self.run_dir / "evals" / f"step_{steps:012d}.zip", policy_meta(self.cfg, steps))
+        path = save_policy(
+            self.model, self.run_dir / "evals" / f"step_{steps:012d}.json", policy_document(self.cfg, steps)
+        )
         rows = []
         for baseline in e["baselines"]:
             result = evaluate_pair(
@@ -468,6 +492,7 @@ class Trainer:
             self.model.logger.record(f"eval/{row['baseline']}/learned", row["learned"])
         append_rows(self.run_dir / "evals.csv", rows)
         path.unlink()  # the rows keep the numbers; snapshots keep policies worth keeping
+        path.with_suffix(".safetensors").unlink()
         return rows
 
     def finish(self) -> dict:
@@ -475,15 +500,19 @@ class Trainer:
 
         final = self.run_dir / "final"
         final.mkdir(parents=True, exist_ok=True)
-        model = self.model
-        if model is None:
-            model = MaskablePPO.load(str(self.latest_checkpoint() / "model.zip"), device="cpu")
-        steps = model.num_timesteps
-        meta = policy_meta(self.cfg, steps, {"train_summary": self.throughput()})
-        save_policy(model, final / "policy.zip", meta)
+        if self.model is not None:
+            steps = self.model.num_timesteps
+            document = policy_document(self.cfg, steps, {"train_summary": self.throughput()})
+            save_policy(self.model, final / "policy.json", document)
+        else:  # a resumed trainer asked to finish without training: the newest checkpoint's policy
+            found = self._checkpoint or ckpt.read(self.latest_checkpoint() or self.run_dir / "checkpoints")
+            policy = read_policy(found.policy)
+            document = policy_document(self.cfg, found.step, {"train_summary": self.throughput()})
+            write_policy(final / "policy.json", {**document, "architecture": policy.document["architecture"]},
+                         policy.tensors)  # fmt: skip
         (final / "config.yaml").write_text(yaml.safe_dump(to_jsonable(self.cfg), sort_keys=False))
         return write_final_report(
-            self.cfg, self.run_dir, final / "policy.zip", self.throughput(), progress=self.progress
+            self.cfg, self.run_dir, final / "policy.json", self.throughput(), progress=self.progress
         )
 
     def throughput(self) -> dict:
@@ -510,12 +539,18 @@ def _seed_of(*entropy: int) -> int:
     return int(np.random.SeedSequence(list(entropy)).generate_state(1, np.uint64)[0] >> 1)
 
 
-def _call_each(venv: VecEnv, method: str, args_per_env: list[tuple]) -> list[Any]:
-    """Call ``method`` on every env with its own arguments (in parallel where the envs live in workers)."""
+def _call_each(
+    venv: VecEnv, method: str, args_per_env: list[tuple], progress: Callable[[int], None] | None = None
+) -> list[Any]:
+    """Call ``method`` on every env with its own arguments (in parallel where the envs live in workers).
+
+    ``progress``, when given, is passed to the method (as ``progress=``) and hears from the workers.
+    """
     inner = getattr(venv, "venv", venv)
     if isinstance(inner, WorkerVecEnv):
-        return inner.call_each(method, args_per_env)
-    return [inner.env_method(method, *args, indices=[i])[0] for i, args in enumerate(args_per_env)]
+        return inner.call_each(method, args_per_env, progress)
+    extra = {} if progress is None else {"progress": progress}
+    return [inner.env_method(method, *args, indices=[i], **extra)[0] for i, args in enumerate(args_per_env)]
 
 
 class _Hooks(BaseCallback):

@@ -21,6 +21,7 @@ address envs by index. Workers are started with ``forkserver`` (as SB3 does).
 from __future__ import annotations
 
 import multiprocessing as mp
+import multiprocessing.connection as mp_connection
 import os
 import threading
 import time
@@ -31,6 +32,8 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.env_util import is_wrapped
 from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnv, VecEnvIndices
+
+from pokerzoo.evaluation.processes import ignore_sigint, sigint_ignored
 
 OWNER_POLL_SECONDS = 1.0
 
@@ -52,7 +55,28 @@ def _exit_with_owner(owner_pid: int) -> None:
             os._exit(1)
 
 
+class _Reporter:
+    """A worker's ``progress`` callback: counts, and sends the count home at most every half second."""
+
+    def __init__(self, remote, every: float = 0.5):
+        self.remote, self.every = remote, every
+        self.pending, self.last = 0, time.monotonic()
+
+    def __call__(self, k: int) -> None:
+        self.pending += k
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.flush()
+            self.last = now
+
+    def flush(self) -> None:
+        if self.pending:
+            self.remote.send(("progress", self.pending))
+            self.pending = 0
+
+
 def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper, owner_pid: int | None = None) -> None:
+    ignore_sigint()  # Ctrl-C is the trainer's to handle: it stops the workers (terminate)
     parent_remote.close()
     if owner_pid is not None:
         threading.Thread(target=_exit_with_owner, args=(owner_pid,), daemon=True).start()
@@ -83,8 +107,14 @@ def _worker(remote, parent_remote, fns_wrapper: CloudpickleWrapper, owner_pid: i
             name, args, kwargs, local = data
             remote.send([getattr(envs[i], name)(*args, **kwargs) for i in local])
         elif cmd == "env_method_each":
-            name, calls = data
-            remote.send([getattr(envs[i], name)(*args) for i, args in calls])
+            name, calls, with_progress = data
+            if with_progress:  # progress messages first, then the results
+                reporter = _Reporter(remote)
+                results = [getattr(envs[i], name)(*args, progress=reporter) for i, args in calls]
+                reporter.flush()
+                remote.send(("result", results))
+            else:
+                remote.send([getattr(envs[i], name)(*args) for i, args in calls])
         elif cmd == "get_attr":
             name, local = data
             remote.send([getattr(envs[i], name) for i in local])
@@ -126,14 +156,15 @@ class WorkerVecEnv(VecEnv):
         ctx = mp.get_context(start_method)
         self.remotes, work_remotes = zip(*[ctx.Pipe() for _ in range(workers)])
         self.processes = []
-        for w, (work_remote, remote) in enumerate(zip(work_remotes, self.remotes)):
-            fns = [env_fns[i] for i in self.slices[w]]
-            p = ctx.Process(
-                target=_worker, args=(work_remote, remote, CloudpickleWrapper(fns), os.getpid()), daemon=True
-            )
-            p.start()
-            self.processes.append(p)
-            work_remote.close()
+        with sigint_ignored():
+            for w, (work_remote, remote) in enumerate(zip(work_remotes, self.remotes)):
+                fns = [env_fns[i] for i in self.slices[w]]
+                p = ctx.Process(
+                    target=_worker, args=(work_remote, remote, CloudpickleWrapper(fns), os.getpid()), daemon=True
+                )
+                p.start()
+                self.processes.append(p)
+                work_remote.close()
         self.remotes[0].send(("get_spaces", None))
         observation_space, action_space = self.remotes[0].recv()
         self._masks: np.ndarray | None = None
@@ -178,6 +209,18 @@ class WorkerVecEnv(VecEnv):
             remote.close()
         self.closed = True
 
+    def terminate(self) -> None:
+        """Stop the workers now, whatever they are doing (Ctrl-C, an error): no waiting for their answers."""
+        if self.closed:
+            return
+        for p in self.processes:
+            p.terminate()
+        for p in self.processes:
+            p.join(timeout=5)
+        for remote in self.remotes:
+            remote.close()
+        self.closed = True
+
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None] * self.num_envs
 
@@ -207,15 +250,32 @@ class WorkerVecEnv(VecEnv):
             self._masks = None  # the envs change under us: ask them again
         return self._gather("env_method", lambda local: (method_name, args, kwargs, local), indices)
 
-    def call_each(self, method_name: str, args_per_env: Sequence[tuple]) -> list[Any]:
-        """Call ``method_name`` on every env with its own arguments, the workers in parallel."""
+    def call_each(
+        self, method_name: str, args_per_env: Sequence[tuple], progress: Callable[[int], None] | None = None
+    ) -> list[Any]:
+        """Call ``method_name`` on every env with its own arguments, the workers in parallel.
+
+        With ``progress``, the method gets a ``progress`` keyword argument too, and what the workers
+        report through it reaches ``progress`` here while they work (a progress bar in this process).
+        """
         if len(args_per_env) != self.num_envs:
             raise ValueError(f"call_each needs one argument tuple per env ({self.num_envs})")
         groups = self._by_worker(None)
         for w, local in groups.items():
             start = self.slices[w].start
-            self.remotes[w].send(("env_method_each", (method_name, [(li, args_per_env[start + li]) for li in local])))
-        answers = {w: self.remotes[w].recv() for w in groups}
+            calls = [(li, args_per_env[start + li]) for li in local]
+            self.remotes[w].send(("env_method_each", (method_name, calls, progress is not None)))
+        if progress is None:
+            answers = {w: self.remotes[w].recv() for w in groups}
+        else:
+            answers, waiting = {}, {self.remotes[w]: w for w in groups}
+            while waiting:
+                for remote in mp_connection.wait(list(waiting)):
+                    kind, value = remote.recv()
+                    if kind == "progress":
+                        progress(value)
+                    else:
+                        answers[waiting.pop(remote)] = value
         self._masks = None  # the envs moved on: ask them again
         return [a for w in sorted(answers) for a in answers[w]]
 

@@ -1,49 +1,71 @@
 """Breed the Heifer observation vector (float32, every entry in [0, 1]).
 
-Seats are listed relative to the observer: relative seat k is absolute seat
-``(player + k) % n``, so k = 0 is always the observer and a policy sees the
-table from its own chair whatever seat it was given. With ``n`` players:
-
-| index                | meaning                                                            |
-|----------------------|--------------------------------------------------------------------|
-| 0–51                 | own down cards (one-hot by card id)                                |
-| 52 + 52k + c         | card c is face up in front of relative seat k (k = 0..n-1)         |
-| W = 52 + 52n, +0–12  | the wild rank, one-hot 2..A (all zero: nothing wild)               |
-| W + 13               | a pair is pending (the next up card's rank becomes wild)           |
-| W + 14 … W + 18      | street one-hot: 3rd, 4th, 5th, 6th, 7th                            |
-| W + 19               | the episode is over                                                |
-| S = W + 20, + k      | stack of relative seat k / chips at the table                      |
-| S + n + k            | seat k's bet this round / (max bets × largest bet size)            |
-| S + 2n + k           | seat k's chips put in this hand / chips at the table               |
-| S + 3n + k           | seat k is out of the hand (folded or not dealt in)                 |
-| S + 4n + k           | seat k is all in                                                   |
-| S + 5n + k           | seat k has the dealer button                                       |
-| S + 6n + k           | seat k is named first to act this street                           |
-| S + 7n + k           | seat k is to act now                                               |
-| T = S + 8n, +0       | pot / chips at the table                                           |
-| T + 1                | to call / (max bets × largest bet size)                            |
-| T + 2                | this street's bet is the big bet                                   |
-| T + 3                | bets and raises made this round / max bets                         |
-| T + 4                | hands already played / hands in the episode                        |
-| T + 5 … T + 14       | category of the observer's best hand so far with the current wild  |
-|                      | (high card … five of a kind, one-hot; all zero when not dealt in)  |
-| T + 15               | players still in the hand / n                                      |
-
-Size: 52 + 52n + 20 + 8n + 16 (n = 5: 388). Card ids are ``suit * 13 + rank``
-with suits s, h, d, c and ranks 2..A.
+The layout is ``schema(num_players)`` below, one ``Piece`` per block with its
+meaning; the docs' table (the env's help page, ``docs/games/breed_the_heifer.md``)
+is rendered from it, with offsets written in ``N = num_players``. Seats are
+listed relative to the observer: relative seat k is absolute seat
+``(player + k) % N``, so k = 0 is always the observer and a policy sees the
+table from its own chair whatever seat it was given. Card ids are
+``suit * 13 + rank`` with suits s, h, d, c and ranks 2..A. Chips are scaled
+by the chips at the table; bets and the amount to call by the most a round
+can cost (max bets × the larger bet size).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
+from pokerzoo.envs.engine.schema import Piece, Schema
 
+CARDS = 52
 NUM_CATEGORIES = 10
+STREETS = ("3rd", "4th", "5th", "6th", "7th")
 
 
-class Layout:
-    """Offsets of the observation blocks for ``n`` seats, and caches of the parts that change per street.
+@lru_cache(maxsize=16)
+def schema(n: int) -> Schema:
+    """The layout for ``n`` seats: ``52 + 52n + 20 + 8n + 16`` entries (388 for five)."""
+    return Schema(
+        [
+            Piece("down", CARDS, "own down cards (one-hot by card id)"),
+            Piece("up", (n, CARDS), "cards face up in front of relative seat k"),
+            Piece("wild", 13, "the wild rank, one-hot 2..A (all zero: nothing wild)"),
+            Piece("pending", 1, "a pair is pending (the next up card's rank becomes wild)"),
+            Piece("street", len(STREETS), "street one-hot: " + ", ".join(STREETS)),
+            Piece("over", 1, "the episode is over"),
+            # stacks, bets and committed stay together in this order: the encoder writes them as one block.
+            Piece("stacks", n, "stack of relative seat k / chips at the table"),
+            Piece("bets", n, "seat k's bet this round / (max bets × largest bet size)"),
+            Piece("committed", n, "seat k's chips put in this hand / chips at the table"),
+            Piece("out", n, "seat k is out of the hand (folded or not dealt in)"),
+            Piece("all_in", n, "seat k is all in"),
+            Piece("button", n, "seat k has the dealer button"),
+            Piece("opener", n, "seat k is named first to act this street"),
+            Piece("to_act", n, "seat k is to act now"),
+            Piece("pot", 1, "pot / chips at the table"),
+            Piece("to_call", 1, "to call / (max bets × largest bet size)"),
+            Piece("big_bet", 1, "this street's bet is the big bet"),
+            Piece("bets_made", 1, "bets and raises made this round / max bets"),
+            Piece("progress", 1, "hands already played / hands in the episode"),
+            Piece(
+                "category",
+                NUM_CATEGORIES,
+                "category of the own best hand so far, current wild (high card … five of a kind)",
+            ),
+            Piece("still_in", 1, "players still in the hand / N"),
+        ]
+    )
+
+
+_STEP_PIECES = ("street", "over", "out", "all_in", "button", "opener", "to_act")
+_STEP_PIECES += ("big_bet", "pot", "to_call", "bets_made", "progress", "still_in")
+
+
+class Encoder:
+    """The offsets of ``schema(n)`` as ints, and caches of the parts that change per street.
 
     Cards change once per street while chips change at every action, so the
     up-card one-hots (per absolute seat, shared by all observers) and each
@@ -51,32 +73,35 @@ class Layout:
     tuples (the game shares them between views until the next card is
     dealt). Identical tuples have identical contents, so a cache hit never
     changes a result; the caches hold the tuples, so their ids stay unique.
-    That also makes one layout safe to share between all games with ``n``
-    seats (``layout_for``), which saves building it for every episode.
+    That also makes one encoder safe to share between all games with ``n``
+    seats (``encoder_for``), which saves building it for every episode.
     """
 
     def __init__(self, n: int):
         self.n = n
-        self.up = 52
-        self.wild = 52 + 52 * n
-        self.pending = self.wild + 13
-        self.street = self.wild + 14
-        self.over = self.wild + 19
-        self.seats = self.wild + 20
-        self.table = self.seats + 8 * n
-        self.size = self.table + 16
-        self.relative = [np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)]
+        self.schema = schema(n)
+        o = self.schema.offsets
+        self.size = self.schema.size
+        self.down, self.wild, self.pending, self.category = o["down"], o["wild"], o["pending"], o["category"]
+        if (o["bets"], o["committed"]) != (o["stacks"] + n, o["stacks"] + 2 * n):
+            raise ValueError("Breed the Heifer schema: stacks, bets and committed must be adjacent, in that order")
+        # What ``encode`` reads at every step, as one tuple it unpacks into locals (cheaper than attributes):
+        # n, size, the up-card and the chip blocks (start, end), then the offsets of _STEP_PIECES.
+        blocks = (o["up"], o["up"] + n * CARDS, o["stacks"], o["stacks"] + 3 * n)
+        self.hot = (n, self.size, *blocks, *(o[name] for name in _STEP_PIECES))
+        self.seat_order = [[(me + k) % n for k in range(n)] for me in range(n)]  # relative k -> absolute seat
+        self.relative = [np.array(order, dtype=np.intp) for order in self.seat_order]
         # (stacks + bets + committed) of absolute seats -> the same rows in relative seat order
         self.chip_order = [np.concatenate([rel + row * n for row in range(3)]) for rel in self.relative]
         self._up_source: tuple | None = None
-        self._up_onehot = np.zeros((n, 52), dtype=np.float32)
+        self._up_onehot = np.zeros((n, CARDS), dtype=np.float32)
         self._own: dict[int, tuple] = {}
         self._scale: dict[tuple[float, float], np.ndarray] = {}
 
     def up_onehot(self, up: tuple) -> np.ndarray:
         """(n, 52) one-hot of every absolute seat's up cards."""
         if up is not self._up_source:
-            onehot = np.zeros((self.n, 52), dtype=np.float32)
+            onehot = np.zeros((self.n, CARDS), dtype=np.float32)
             for p, cards in enumerate(up):
                 onehot[p, list(cards)] = 1.0
             self._up_source, self._up_onehot = up, onehot
@@ -95,14 +120,14 @@ class Layout:
             and hit[4] is ranker
         ):
             return hit[5]
-        idx = list(view.down)
+        idx = [self.down + c for c in view.down]
         if view.wild_rank >= 0:
             idx.append(self.wild + view.wild_rank)
         if view.pair_pending:
             idx.append(self.pending)
         cards = view.down + view.up[me]
         if cards:
-            idx.append(self.table + 5 + (ranker.key(cards, view.wild_rank) >> TIEBREAK_BITS))
+            idx.append(self.category + (ranker.key(cards, view.wild_rank) >> TIEBREAK_BITS))
         self._own[me] = (view.down, view.up, view.wild_rank, view.pair_pending, ranker, idx)
         return idx
 
@@ -115,48 +140,46 @@ class Layout:
         return scale
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_ENCODERS: dict[int, Encoder] = {}
 
 
-def layout_for(n: int) -> Layout:
-    """The layout for ``n`` seats, shared by every game of that size (its caches are keyed by identity)."""
-    layout = _LAYOUTS.get(n)
-    if layout is None:
-        layout = _LAYOUTS[n] = Layout(n)
-    return layout
+def encoder_for(n: int) -> Encoder:
+    """The encoder for ``n`` seats, shared by every game of that size (its caches are keyed by identity)."""
+    encoder = _ENCODERS.get(n)
+    if encoder is None:
+        encoder = _ENCODERS[n] = Encoder(n)
+    return encoder
 
 
-def encode(view, layout: Layout, ranker, small_bet: int, big_bet: int) -> np.ndarray:
-    n = layout.n
+def encode(view, e: Encoder, ranker, small_bet: int, big_bet: int) -> np.ndarray:
+    (n, size, up, up_end, chips, chips_end, street, over_at, out, all_in, button, opener, to_act,
+     big, pot, to_call, bets_made, progress, still_in) = e.hot
     me = view.player
-    obs = np.zeros(layout.size, dtype=np.float32)
-    layout.up_onehot(view.up).take(layout.relative[me], axis=0, out=obs[52 : layout.wild].reshape(n, 52))
-    s = layout.seats
+    obs = np.zeros(size, dtype=np.float32)
+    e.up_onehot(view.up).take(e.relative[me], axis=0, out=obs[up:up_end].reshape(n, CARDS))
     over = view.phase == "over"
-    idx = [*layout.own_indices(view, ranker), layout.over if over else layout.street + view.street - 3]
+    idx = [*e.own_indices(view, ranker), over_at if over else street + view.street - 3]
     folded, stacks = view.folded, view.stacks
-    for k in range(n):
-        p = (me + k) % n
+    for k, p in enumerate(e.seat_order[me]):
         if folded[p]:
-            idx.append(s + 3 * n + k)
+            idx.append(out + k)
         elif stacks[p] == 0:
-            idx.append(s + 4 * n + k)
-    idx.append(s + 5 * n + (view.dealer - me) % n)
+            idx.append(all_in + k)
+    idx.append(button + (view.dealer - me) % n)
     if view.opener >= 0:
-        idx.append(s + 6 * n + (view.opener - me) % n)
+        idx.append(opener + (view.opener - me) % n)
     if view.current_player is not None:
-        idx.append(s + 7 * n + (view.current_player - me) % n)
-    t = layout.table
+        idx.append(to_act + (view.current_player - me) % n)
     if view.street >= 5 and not over:
-        idx.append(t + 2)
+        idx.append(big)
     obs[idx] = 1.0
     total = float(view.chip_total)
     bet_scale = float(view.max_bets * max(small_bet, big_bet))
-    chips = np.array(stacks + view.bets + view.committed, dtype=np.float32)
-    np.multiply(chips[layout.chip_order[me]], layout.chip_scale(total, bet_scale), out=obs[s : s + 3 * n])
-    obs[t] = view.pot / total
-    obs[t + 1] = view.to_call / bet_scale
-    obs[t + 3] = view.complete_bets / view.max_bets
-    obs[t + 4] = view.hand_number / view.num_hands
-    obs[t + 15] = (n - sum(folded)) / n
+    values = np.array(stacks + view.bets + view.committed, dtype=np.float32)
+    np.multiply(values[e.chip_order[me]], e.chip_scale(total, bet_scale), out=obs[chips:chips_end])
+    obs[pot] = view.pot / total
+    obs[to_call] = view.to_call / bet_scale
+    obs[bets_made] = view.complete_bets / view.max_bets
+    obs[progress] = view.hand_number / view.num_hands
+    obs[still_in] = (n - sum(folded)) / n
     return obs

@@ -33,25 +33,34 @@ from pokerzoo.envs.engine.cards import RANK_CHARS, format_card, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import symbolic_table
 
 FIRST_STREET, LAST_STREET = 3, 7
 UP_STREETS = (4, 5, 6)
 
 
+MAX_STACK = 1_000_000_000
+
+
 def _stacks(value) -> int | tuple[int, ...]:
     if isinstance(value, list | tuple):
         stacks = tuple(value)
-        if not stacks or any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in stacks):
+        if not stacks or any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= MAX_STACK for s in stacks):
             raise ValueError(
-                "expected a positive int (every seat) or one positive int per seat, e.g. [100, 20, 5]"
+                f"expected an int in 1..{MAX_STACK:,} (every seat) or one per seat, e.g. [100, 20, 5]"
             )
         return stacks
-    if value < 1:
-        raise ValueError("a stack must be at least 1 chip")
+    if not 1 <= value <= MAX_STACK:
+        raise ValueError(f"a stack is 1..{MAX_STACK:,} chips")
     return value
 
 
 def _check_config(config: dict) -> None:
+    if config["small_bet"] > config["big_bet"]:
+        raise ConfigError(
+            f"option small_bet={config['small_bet']} is above big_bet={config['big_bet']}: the bet of 3rd and "
+            "4th street may not exceed the bet of 5th to 7th (fixed limit)"
+        )
     stacks = config["stacks"]
     if isinstance(stacks, tuple) and len(stacks) != config["num_players"]:
         raise ConfigError(
@@ -151,9 +160,8 @@ class BreedTheHeiferGame(Game):
         # Stacks between hands; during a hand the betting engine holds the live ones.
         self.stacks = list(stacks) if isinstance(stacks, tuple) else [stacks] * n
         self.chip_total = sum(self.stacks)
-        self.layout = encoding.layout_for(n)
-        self.observation_size = self.layout.size
-        self.observation_bounds = (0.0, 1.0)
+        self.encoder = encoding.encoder_for(n)
+        self.observation_schema = self.encoder.schema
         self.hand_number = 0
         self.last_outcome: dict | None = None
         self._views: dict[int, HeiferView] = {}
@@ -382,8 +390,12 @@ class BreedTheHeiferGame(Game):
         self._views[player] = v
         return v
 
+    @classmethod
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
+        return symbolic_table(encoding.schema, "N")
+
     def encode(self, view: HeiferView) -> np.ndarray:
-        return encoding.encode(view, self.layout, self.ranker, self.small_bet, self.big_bet)
+        return encoding.encode(view, self.encoder, self.ranker, self.small_bet, self.big_bet)
 
     def action_name(self, action: int) -> str:
         if not 0 <= action < NUM_ACTIONS:

@@ -23,10 +23,18 @@ from pokerzoo.envs.engine.options import Option, OptionSet
 FOLD, RAISE, FIRST_ANTE_ACTION = 0, 1, 2
 
 
+MAX_ANTE, MAX_ANTE_CHOICES = 1_000_000, 20
+
+
 def _ante_choices(value) -> tuple[int, ...]:
     choices = tuple(value) if isinstance(value, list | tuple) else (value,)
-    if not choices or any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in choices):
-        raise ValueError("expected a non-empty list of positive integer antes, e.g. [1, 2, 5]")
+    if not 1 <= len(choices) <= MAX_ANTE_CHOICES or any(
+        isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_ANTE for c in choices
+    ):
+        raise ValueError(
+            f"expected 1..{MAX_ANTE_CHOICES} distinct positive integer antes (each at most {MAX_ANTE:,}), "
+            "e.g. [1, 2, 5]"
+        )
     if len(set(choices)) != len(choices):
         raise ValueError("ante values must be distinct")
     return tuple(sorted(choices))
@@ -77,8 +85,7 @@ class CaribbeanStudGame(Game):
         self.num_hands: int = self.config["num_hands"]
         self.choose_antes = len(self.ante_choices) > 1
         self.num_actions = FIRST_ANTE_ACTION + len(self.ante_choices) if self.choose_antes else 2
-        self.observation_size = encoding.SIZE
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = encoding.SCHEMA
         self.hand_number = 0
         self.last_outcome: dict | None = None
 

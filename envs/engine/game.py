@@ -25,6 +25,7 @@ import numpy as np
 from pokerzoo.envs.engine.cards import DECKS, Chance
 from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.options import OptionSet
+from pokerzoo.envs.engine.schema import Schema
 
 _STAND_IN = Chance(seed=0)  # never drawn from: stands in for a game's chance while determinize clones it
 
@@ -64,7 +65,7 @@ class Game(ABC):
     # Set by subclasses in _setup():
     num_players: int
     num_actions: int
-    observation_size: int
+    observation_schema: Schema  # the observation vector's layout and bounds (engine/schema.py)
     deck_name: str = "52"
     _quiet: bool = False  # the class default keeps games pickled before ``silence`` existed loadable
 
@@ -97,7 +98,7 @@ class Game(ABC):
     # ----------------------------------------------------------- subclass hooks
     @abstractmethod
     def _setup(self) -> None:
-        """Read ``self.config``; set ``num_players``, ``num_actions``, ``observation_size``."""
+        """Read ``self.config``; set ``num_players``, ``num_actions``, ``observation_schema``."""
 
     @abstractmethod
     def _start(self) -> None:
@@ -125,7 +126,20 @@ class Game(ABC):
 
     @abstractmethod
     def encode(self, view: View) -> np.ndarray:
-        """The observation vector (float32[observation_size]) of a view."""
+        """The observation vector (float32[observation_size], laid out by ``observation_schema``) of a view."""
+
+    @property
+    def observation_size(self) -> int:
+        return self.observation_schema.size
+
+    @classmethod
+    def observation_table(cls) -> str:
+        """The docs' table of the observation vector, rendered from the schema (default options).
+
+        Games whose layout grows with the player count override this with
+        ``schema.symbolic_table`` so that one table covers every count.
+        """
+        return cls(seed=0).observation_schema.markdown_table()
 
     @abstractmethod
     def action_name(self, action: int) -> str: ...

@@ -7,9 +7,12 @@ fills defaults, and feeds ``pokerzoo list`` and the docs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 
 class ConfigError(ValueError):
@@ -17,6 +20,30 @@ class ConfigError(ValueError):
 
 
 _MISSING = object()
+
+
+def plain(value: Any) -> Any:
+    """numpy scalars as the Python values they hold (``np.int64(4)`` -> ``4``), inside lists and tuples too.
+
+    Options and config keys accept numpy scalars wherever Python numbers are accepted: values computed
+    with numpy (``np.arange``, an array's element) are as good as typed ones.
+    """
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def finite_number(value: Any) -> bool:
+    """An int or a finite float (not bool, not NaN, not ±inf)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
 
 
 @dataclass(frozen=True)
@@ -44,6 +71,9 @@ class Option:
         return " ".join(parts) or "any value"
 
     def check(self, value: Any) -> Any:
+        value = plain(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"option {self.name}={value!r}: expected a finite number, not NaN or infinity")
         if self.kind is not None:
             kinds = self.kind if isinstance(self.kind, tuple) else (self.kind,)
             ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
@@ -79,7 +109,7 @@ class OptionSet:
         return {name: o.default for name, o in self.options.items()}
 
     def validate(self, given: dict) -> dict:
-        unknown = sorted(set(given) - set(self.options))
+        unknown = sorted(str(k) if isinstance(k, str) else repr(k) for k in set(given) - set(self.options))
         if unknown:
             raise ConfigError(
                 f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "

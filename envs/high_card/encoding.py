@@ -1,31 +1,42 @@
 """Three-card high card observation vector (float32, every entry in [0, 1]); seats relative to the observer.
 
-| offset | size | meaning                                                  |
-|--------|------|----------------------------------------------------------|
-| 0      | 52   | own cards, one-hot by card id ``suit * 13 + rank``       |
-| 52     | N    | seat r (relative, r = 0 is the observer) has played      |
-| 52+N   | N    | seat r has folded                                        |
-| 52+2N  | 1    | pot / the largest pot (3 chips per player)               |
+The layout is ``schema(num_players)``: one ``Piece`` per block, with its
+meaning (and bounds, [0, 1] unless a piece says otherwise). The env's help
+page renders its table from it, offsets written in ``N = num_players``.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from pokerzoo.envs.engine.schema import Piece, Schema
 
-def size(n: int) -> int:
-    return 52 + 2 * n + 1
+
+@lru_cache(maxsize=8)
+def schema(n: int) -> Schema:
+    return Schema(
+        [
+            Piece("hand", 52, "own cards, one-hot by card id"),
+            Piece("played", n, "seat r (relative, r = 0 is the observer) has played"),
+            Piece("folded", n, "seat r has folded"),
+            Piece("pot", 1, "pot / the largest pot (3 chips per player)"),
+        ]
+    )
 
 
 def encode(view) -> np.ndarray:
     n, me = view.num_players, view.player
-    obs = np.zeros(size(n), dtype=np.float32)
-    obs[list(view.hand)] = 1.0
+    layout = schema(n)
+    o = layout.offsets
+    obs = np.zeros(layout.size, dtype=np.float32)
+    obs[[o["hand"] + c for c in view.hand]] = 1.0
     for seat, d in enumerate(view.decisions):
         r = (seat - me) % n
         if d == 1:
-            obs[52 + r] = 1.0
+            obs[o["played"] + r] = 1.0
         elif d == 0:
-            obs[52 + n + r] = 1.0
-    obs[52 + 2 * n] = view.pot / (3 * n)
+            obs[o["folded"] + r] = 1.0
+    obs[o["pot"]] = view.pot / (3 * n)
     return obs

@@ -23,6 +23,7 @@ from pokerzoo.envs.engine.cards import RANK_OF, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import symbolic_table
 from pokerzoo.envs.high_card import encoding, scene
 
 FOLD, PLAY = 0, 1
@@ -49,8 +50,7 @@ class HighCardGame(Game):
     def _setup(self) -> None:
         self.num_players = self.config["num_players"]
         self.num_actions = 2
-        self.observation_size = encoding.size(self.num_players)
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = encoding.schema(self.num_players)
         self.outcome: dict | None = None
 
     def _start(self) -> None:
@@ -116,6 +116,10 @@ class HighCardGame(Game):
             decisions=tuple(self.decisions),
             pot=self.pot,
         )
+
+    @classmethod
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
+        return symbolic_table(encoding.schema, "N")
 
     def encode(self, view: HighCardView) -> np.ndarray:
         return encoding.encode(view)

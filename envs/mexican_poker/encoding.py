@@ -1,37 +1,11 @@
 """Mexican poker observation vector (float32; scores in [-1, 1], everything else in [0, 1]).
 
-Seats are relative to the viewer: "seat k" below is the player k seats
-clockwise (seat 0 is the viewer); there are always 7 seat blocks, those
-beyond ``num_players`` stay zero. Cards are one-hot by id ``suit * 13 + rank``
-(suits m l b t q, ranks 2..A).
-
-| index     | size   | meaning                                                              |
-|-----------|--------|----------------------------------------------------------------------|
-| 0–64      | 65     | own hand                                                             |
-| 65–129    | 65     | board                                                                |
-| 130–194   | 65     | hand cards of the completed tricks of this round                     |
-| 195–649   | 7×65   | current trick: the cards (hand and board) seat k played              |
-| 650–726   | 7×11   | current trick: category of seat k's play (high card … royal flush)   |
-| 727–733   | 7      | current trick: seat k's play is winning so far                       |
-| 734–859   | 7×18   | hand slot i: rank one-hot (13) then suit one-hot (5); empty slot 0   |
-| 860–949   | 5×18   | board slot j: rank one-hot (13) then suit one-hot (5)                |
-| 950–956   | 7      | seat k has placed a prediction chip                                  |
-| 957–1005  | 7×7    | seat k's prediction 0..6, one-hot (own always; others once revealed) |
-| 1006–1054 | 7×7    | seat k's doubt chip is on seat j (block k, entry j)                  |
-| 1055–1061 | 7      | seat k kept its doubt chip (passed)                                  |
-| 1062–1068 | 7      | tricks taken this round by seat k / 7                                |
-| 1069–1075 | 7      | cards left in seat k's hand / 7                                      |
-| 1076–1082 | 7      | game score of seat k / (13 × rounds)  (in [-1, 1])                   |
-| 1083–1089 | 7      | seat k holds the first-player token                                  |
-| 1090–1096 | 7      | seat k led the current trick                                         |
-| 1097–1103 | 7      | seat k is to act                                                     |
-| 1104–1110 | 7      | seat k is at the table (k < num_players)                             |
-| 1111–1114 | 4      | phase: predict, doubt, play, over                                    |
-| 1115–1119 | 5      | board size B = 1..5, one-hot (hand size is 8 − B)                    |
-| 1120      | 1      | round / rounds (rounds already finished)                             |
-| 1121      | 1      | completed tricks this round / 7                                      |
-| 1122      | 1      | doubt chips are played (option ``doubt_chips``)                      |
-| 1123      | 1      | passing a doubt is allowed (option ``doubt_pass``)                   |
+The layout is ``SCHEMA`` below: one ``Piece`` per block, with its meaning
+and bounds; the docs' table (the env's help page, ``docs/games/mexican_poker.md``)
+is rendered from it. Seats are relative to the viewer: "seat k" is the player
+k seats clockwise (seat 0 is the viewer); there are always 7 seat blocks,
+those beyond ``num_players`` stay zero. Cards are one-hot by id
+``suit * 13 + rank`` (suits m l b t q, ranks 2..A).
 
 A round scores at most 13 points in absolute value (12 for an exact
 prediction of 6 plus a doubt), hence the score scale.
@@ -43,71 +17,80 @@ import numpy as np
 
 from pokerzoo.envs.engine.hands.exact import CATEGORIES
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
+from pokerzoo.envs.engine.schema import Piece, Schema
 from pokerzoo.envs.mexican_poker.actions import BOARD_SLOTS, HAND_SLOTS, NUM_PREDICTIONS
 from pokerzoo.envs.mexican_poker.view import MexicanView
 
 SEATS = 7
+CARDS = 65
 NCAT = len(CATEGORIES)
+SLOT = 18  # a hand or board slot: rank one-hot (13), then suit one-hot (5)
 PHASES = ("predict", "doubt", "play", "over")
 MAX_ROUND_POINTS = 13
 
-_LAYOUT = (
-    ("hand", 65),
-    ("board", 65),
-    ("played", 65),
-    ("trick_cards", SEATS * 65),
-    ("trick_category", SEATS * NCAT),
-    ("trick_winning", SEATS),
-    ("hand_slots", HAND_SLOTS * 18),
-    ("board_slots", BOARD_SLOTS * 18),
-    ("predicted", SEATS),
-    ("predictions", SEATS * NUM_PREDICTIONS),
-    ("doubts", SEATS * SEATS),
-    ("passed", SEATS),
-    ("tricks", SEATS),
-    ("hand_counts", SEATS),
-    ("scores", SEATS),
-    ("token", SEATS),
-    ("leader", SEATS),
-    ("to_act", SEATS),
-    ("present", SEATS),
-    ("phase", len(PHASES)),
-    ("board_size", 5),
-    ("round", 1),
-    ("tricks_played", 1),
-    ("doubt_chips", 1),
-    ("doubt_pass", 1),
+SCHEMA = Schema(
+    [
+        Piece("hand", CARDS, "own hand (one-hot by card id)"),
+        Piece("board", CARDS, "board"),
+        Piece("played", CARDS, "hand cards of the completed tricks of this round"),
+        Piece("trick_cards", (SEATS, CARDS), "current trick: the cards (hand and board) seat k played"),
+        Piece("trick_category", (SEATS, NCAT), "current trick: category of seat k's play (high card … royal flush)"),
+        Piece("trick_winning", SEATS, "current trick: seat k's play is winning so far"),
+        Piece("hand_slots", (HAND_SLOTS, SLOT), "hand slot i: rank one-hot (13) then suit one-hot (5); empty slot 0"),
+        Piece("board_slots", (BOARD_SLOTS, SLOT), "board slot j: rank one-hot (13) then suit one-hot (5)"),
+        Piece("predicted", SEATS, "seat k has placed a prediction chip"),
+        Piece(
+            "predictions",
+            (SEATS, NUM_PREDICTIONS),
+            "seat k's prediction 0..6, one-hot (own always; others once revealed)",
+        ),
+        Piece("doubts", (SEATS, SEATS), "seat k's doubt chip is on seat j (block k, entry j)"),
+        Piece("passed", SEATS, "seat k kept its doubt chip (passed)"),
+        Piece("tricks", SEATS, "tricks taken this round by seat k / 7"),
+        Piece("hand_counts", SEATS, "cards left in seat k's hand / 7"),
+        Piece("scores", SEATS, f"game score of seat k / ({MAX_ROUND_POINTS} × rounds)", low=-1.0),
+        Piece("token", SEATS, "seat k holds the first-player token"),
+        Piece("leader", SEATS, "seat k led the current trick"),
+        Piece("to_act", SEATS, "seat k is to act"),
+        Piece("present", SEATS, "seat k is at the table (k < num_players)"),
+        Piece("phase", len(PHASES), "phase: " + ", ".join(PHASES)),
+        Piece("board_size", 5, "board size B = 1..5, one-hot (hand size is 8 − B)"),
+        Piece("round", 1, "round / rounds (rounds already finished)"),
+        Piece("tricks_played", 1, "completed tricks this round / 7"),
+        Piece("doubt_chips", 1, "doubt chips are played (option `doubt_chips`)"),
+        Piece("doubt_pass", 1, "passing a doubt is allowed (option `doubt_pass`)"),
+    ]
 )
-OFFSETS: dict[str, int] = {}
-_at = 0
-for _name, _size in _LAYOUT:
-    OFFSETS[_name] = _at
-    _at += _size
-SIZE = _at  # 1124
-BOUNDS = (-1.0, 1.0)
 
-_O = OFFSETS
+# The offsets as plain ints, read once: the encoder runs at every step.
+_SIZE = SCHEMA.size  # 1124
+_O = SCHEMA.offsets
 _PHASE_INDEX = {p: _O["phase"] + i for i, p in enumerate(PHASES)}
-# Slot feature indices per card id: rank one-hot then suit one-hot, relative to a slot's start.
-_RANK_F = [c % 13 for c in range(65)]
-_SUIT_F = [13 + c // 13 for c in range(65)]
 
 
 # _REL[n][me][seat]: seat relative to the viewer.
 _REL = {n: [[(s - me) % n for s in range(n)] for me in range(n)] for n in range(2, SEATS + 1)}
-_O_BOARD, _O_PLAYED = _O["board"], _O["played"]
+_O_HAND, _O_BOARD, _O_PLAYED = _O["hand"], _O["board"], _O["played"]
 _O_TCARDS, _O_TCAT, _O_TWIN = _O["trick_cards"], _O["trick_category"], _O["trick_winning"]
 _O_PRED, _O_PREDICTED, _O_DOUBT, _O_PASSED = _O["predictions"], _O["predicted"], _O["doubts"], _O["passed"]
 _O_TRICKS, _O_COUNTS, _O_SCORES, _O_PRESENT = _O["tricks"], _O["hand_counts"], _O["scores"], _O["present"]
 _O_TOKEN, _O_LEADER, _O_TO_ACT, _O_BSIZE = _O["token"], _O["leader"], _O["to_act"], _O["board_size"]
 _O_ROUND, _O_TPLAYED = _O["round"], _O["tricks_played"]
-# Slot features: _HAND_SLOT[i][c] / _BOARD_SLOT[j][c] are the rank and suit indices of card c in that slot.
+# Hand slot i holds the i-th card of the hand (the hand is sorted), board slot j the j-th board card, so
+# _HAND_SLOT[i][c] / _BOARD_SLOT[j][c] are all the entries card c sets there: its one-hot in the hand (board)
+# block, then the rank and the suit of the slot.
 _HAND_SLOT = [
-    [(_O["hand_slots"] + 18 * i + c % 13, _O["hand_slots"] + 18 * i + 13 + c // 13) for c in range(65)]
+    [
+        (_O_HAND + c, _O["hand_slots"] + SLOT * i + c % 13, _O["hand_slots"] + SLOT * i + 13 + c // 13)
+        for c in range(CARDS)
+    ]
     for i in range(HAND_SLOTS)
 ]
 _BOARD_SLOT = [
-    [(_O["board_slots"] + 18 * j + c % 13, _O["board_slots"] + 18 * j + 13 + c // 13) for c in range(65)]
+    [
+        (_O_BOARD + c, _O["board_slots"] + SLOT * j + c % 13, _O["board_slots"] + SLOT * j + 13 + c // 13)
+        for c in range(CARDS)
+    ]
     for j in range(BOARD_SLOTS)
 ]
 _SEVENTHS = [i / 7.0 for i in range(8)]
@@ -120,19 +103,17 @@ _FLAGS = {
 
 
 def encode(view: MexicanView) -> np.ndarray:
-    obs = np.zeros(SIZE, dtype=np.float32)
+    obs = np.zeros(_SIZE, dtype=np.float32)
     n = view.num_players
     rel = _REL[n][view.player]
-    ones: list[int] = [*view.hand]
-    ones += [_O_BOARD + c for c in view.board]
-    ones += [_O_PLAYED + c for c in view.played]
-    for slot, c in zip(_HAND_SLOT, view.hand):
+    ones = [_O_PLAYED + c for c in view.played]
+    for slot, c in zip(_HAND_SLOT, view.hand):  # at most 7 hand and 5 board cards: B + H = 8, B >= 1
         ones += slot[c]
     for slot, c in zip(_BOARD_SLOT, view.board):
         ones += slot[c]
     for seat, hand_cards, board_cards, key in view.trick:
         k = rel[seat]
-        base = _O_TCARDS + 65 * k
+        base = _O_TCARDS + CARDS * k
         ones += [base + c for c in hand_cards]
         ones += [base + c for c in board_cards]
         ones.append(_O_TCAT + NCAT * k + (key >> TIEBREAK_BITS))

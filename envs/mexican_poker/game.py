@@ -90,8 +90,7 @@ class MexicanPokerGame(Game):
         cfg = self.config
         self.num_players = cfg["num_players"]
         self.num_actions = NUM_ACTIONS
-        self.observation_size = encoding.SIZE
-        self.observation_bounds = encoding.BOUNDS
+        self.observation_schema = encoding.SCHEMA
         self.deck_name = "65"
         self.rounds: int = cfg["rounds"]
         self.table: tuple[int, ...] = corners.resolve(cfg["corner_table"])

@@ -1,31 +1,12 @@
 """Perico observation vector (float32, every entry in [0, 1]); one layout for both variants.
 
-Card blocks are one-hot over 56 card slots: natural card id ``suit * 13 + rank``
-(0..51, suits s h d c, ranks 2..A) and the jokers RJ, BJ, RJ2, BJ2 at 52..55.
-Seats are relative to the observer: seat block 0 is the observer, 1 the next
-player clockwise, and so on; blocks of seats beyond ``num_players`` are zero.
-
-| index     | meaning                                                                     |
-|-----------|-----------------------------------------------------------------------------|
-| 0–55      | own hand (the drawn card excluded)                                          |
-| 56–111    | the card just drawn, during the observer's discard decision                 |
-| 112–167   | top card of the discard pile                                                |
-| 168–223   | every card in the discard pile (face up, so public)                         |
-| 224–349   | hand slots 0..6 (slot H = the drawn card), 18 each: rank 2..A or joker (14), suit s h d c (4) |
-| 350       | stock size / deck size                                                      |
-| 351       | discard pile size / deck size                                               |
-| 352–399   | 6 relative seats × 8 (below)                                                |
-| 400–402   | phase: knock, turn, discard                                                 |
-| 403       | draw turns taken this round / `max_turns_per_round`                         |
-| 404       | round number / `max_rounds`                                                 |
-| 405–419   | category of the own hand, one-hot by index in the variant's order (below)   |
-| 420       | jokers in the own hand / 4                                                  |
-| 421       | six-card variant                                                            |
-| 422       | number of players / 6                                                       |
-
-Seat block (8 entries): seated; has taken a draw turn this round; draw turns
-this round / 10 (capped at 1); cards exchanged this round / 30 (capped); cards
-exchanged on its latest turn / H; score / target; is the dealer; is to act.
+The layout is ``SCHEMA`` below, one ``Piece`` per block with its meaning; the
+docs' table (the env's help page, ``docs/games/perico.md``) is rendered from
+it. Card blocks are one-hot over 56 card slots: natural card id
+``suit * 13 + rank`` (0..51, suits s h d c, ranks 2..A) and the jokers RJ, BJ,
+RJ2, BJ2 at 52..55. Seats are relative to the observer: seat block 0 is the
+observer, 1 the next player clockwise, and so on; blocks of seats beyond
+``num_players`` are zero.
 
 Category order, weakest first (index 0 = high card): five-card high card,
 pair, two pair, three of a kind, straight, flush, full house, four of a kind,
@@ -42,28 +23,65 @@ from array import array
 import numpy as np
 
 from pokerzoo.envs.engine.cards import NUM_CARD_IDS, RANK_OF, SUIT_OF
+from pokerzoo.envs.engine.schema import Piece, Schema
 
 CARD_SLOTS = 56
 MAX_SEATS = 6
 MAX_HAND_SLOTS = 7
-SLOT_WIDTH = 18
-SEAT_WIDTH = 8
-
-HAND, DRAWN, PILE_TOP, PILE = 0, 56, 112, 168
-SLOTS = 224
-STOCK, PILE_SIZE = 350, 351
-SEATS = 352
-PHASE = 400
-TURNS, ROUNDS = 403, 404
-CATEGORY = 405
-JOKERS, SIX_CARD, PLAYERS = 420, 421, 422
-SIZE = 423
+SLOT_WIDTH = 18  # rank 2..A (13), joker (1), suit s h d c (4)
+NUM_CATEGORIES = 15  # six-card has 15, five-card uses the first 11
 PHASES = ("knock", "turn", "discard")
+SEAT_PARTS = (
+    "seated",
+    "has taken a draw turn this round",
+    "draw turns this round / 10 (capped at 1)",
+    "cards exchanged this round / 30 (capped at 1)",
+    "cards exchanged on its latest turn / H",
+    "score / target",
+    "is the dealer",
+    "is to act",
+)
+SEAT_WIDTH = len(SEAT_PARTS)
+
+SCHEMA = Schema(
+    [
+        Piece("hand", CARD_SLOTS, "own hand (the drawn card excluded)"),
+        Piece("drawn", CARD_SLOTS, "the card just drawn, during the observer's discard decision"),
+        Piece("pile_top", CARD_SLOTS, "top card of the discard pile"),
+        Piece("pile", CARD_SLOTS, "every card in the discard pile (face up, so public)"),
+        Piece(
+            "slots",
+            (MAX_HAND_SLOTS, SLOT_WIDTH),
+            "hand slot i (slot H = the drawn card): rank 2..A or joker (14), suit s h d c (4)",
+        ),
+        Piece("stock", 1, "stock size / deck size"),
+        Piece("pile_size", 1, "discard pile size / deck size"),
+        Piece("seats", (MAX_SEATS, SEAT_WIDTH), "relative seat k (entries below)", parts=SEAT_PARTS),
+        Piece("phase", len(PHASES), "phase: " + ", ".join(PHASES)),
+        Piece("turns", 1, "draw turns taken this round / `max_turns_per_round` (capped at 1)"),
+        Piece("rounds", 1, "round number / `max_rounds` (capped at 1)"),
+        Piece("category", NUM_CATEGORIES, "category of the own hand, one-hot by index in the variant's order"),
+        Piece("jokers", 1, "jokers in the own hand / 4"),
+        Piece("six_card", 1, "six-card variant"),
+        Piece("players", 1, "number of players / 6"),
+    ]
+)
+
+# The offsets as plain ints, read once: the encoder runs at every step.
+_O = SCHEMA.offsets
+HAND, DRAWN, PILE_TOP, PILE = _O["hand"], _O["drawn"], _O["pile_top"], _O["pile"]
+SLOTS = _O["slots"]
+STOCK, PILE_SIZE = _O["stock"], _O["pile_size"]
+SEATS = _O["seats"]
+PHASE = _O["phase"]
+TURNS, ROUNDS = _O["turns"], _O["rounds"]
+CATEGORY = _O["category"]
+JOKERS, SIX_CARD, PLAYERS = _O["jokers"], _O["six_card"], _O["players"]
 _PHASE_INDEX = {p: PHASE + i for i, p in enumerate(PHASES)}
 
 # Card id -> card slot (naturals keep their id, jokers 65..68 -> 52..55).
 CARD_INDEX = [c if c < 52 else 52 + c - 65 if c >= 65 else -1 for c in range(NUM_CARD_IDS)]
-_HAND_HOT = CARD_INDEX
+_HAND_HOT = [HAND + i for i in CARD_INDEX]
 _DRAWN_HOT = [DRAWN + i for i in CARD_INDEX]
 _TOP_HOT = [PILE_TOP + i for i in CARD_INDEX]
 _PILE_HOT = [PILE + i for i in CARD_INDEX]
@@ -82,7 +100,7 @@ def _slot_hot(slot: int, card: int) -> tuple[int, ...]:
 _SLOT_HOT = [[_slot_hot(i, c) for c in range(NUM_CARD_IDS)] for i in range(MAX_HAND_SLOTS)]
 
 
-_ZEROS = bytes(4 * SIZE)
+_ZEROS = bytes(4 * SCHEMA.size)
 
 
 def encode(view) -> np.ndarray:

@@ -161,8 +161,7 @@ class PericoGame(Game):
         self.max_turns: int = c["max_turns_per_round"]
         self.ranker = ranker_for(self.six_card, self.jokers_in_five_of_a_kind)
         self.num_actions = actions.num_actions(self.hand_size)
-        self.observation_size = encoding.SIZE
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = encoding.SCHEMA
         self._masks = actions.phase_masks(self.hand_size)
 
         n = self.num_players

@@ -1,39 +1,18 @@
 """Raspisnoy poker observation vector: float32, seats relative to the observer.
 
-Card slots (54): natural card id ``suit * 13 + rank`` (s, h, d, c; 2..A) → slot id;
-red joker → 52, black joker → 53 (in the 34-card deck: the 6♥ and 6♠).
-Seat blocks are indexed by relative seat ``r = (seat − me) mod N``: r = 0 is
-the observer, r = 1 the next player clockwise. ``N = num_players``.
+The layout is ``schema(num_players)`` below, one ``Piece`` per block with its
+meaning and bounds; the docs' table (the env's help page,
+``docs/games/raspisnoy_poker.md``) is rendered from it, with offsets written
+in ``N = num_players``. Card slots (54): natural card id ``suit * 13 + rank``
+(s, h, d, c; 2..A) → slot id; red joker → 52, black joker → 53 (in the
+34-card deck: the 6♥ and 6♠). Seat blocks are indexed by relative seat
+``r = (seat − me) mod N``: r = 0 is the observer, r = 1 the next player
+clockwise.
 
-| offset (N players)     | size  | meaning                                                        |
-|------------------------|-------|----------------------------------------------------------------|
-| 0                      | 54    | own hand (all zero while hidden: dark bidding, forehead)       |
-| 54                     | 54    | cards played in the finished tricks of this deal               |
-| 108                    | 56·N  | current trick, per relative seat: card played (54) + declared  |
-|                        |       | high (1) + declared low (1); a forehead joker waiting for its  |
-|                        |       | declaration shows here without a declaration flag               |
-| 108+56N                | 5     | led suit of the current trick: s, h, d, c, none                |
-| 113+56N                | 5     | trump suit: s, h, d, c, none                                   |
-| 118+56N                | 54    | the card shown to fix the trump (whole deck: it went back in)  |
-| 172+56N                | 54·N  | cards of the others seen on their foreheads, per relative seat |
-| 172+110N               | N     | bids / max_cards (0 when not bid)                              |
-| 172+111N               | N     | 1 if that seat has bid                                         |
-| 172+112N               | N     | tricks taken this deal / max_cards                             |
-| 172+113N               | 4·N   | known voids: seat r holds no card of suit s (index 4r + s)     |
-| 172+117N               | N     | score sheet totals / 100                                       |
-| 172+118N               | 6     | deal kind: normal, no_trump, dark, gold, misere, forehead      |
-| 178+118N               | 1     | cards per player this deal / max_cards                         |
-| 179+118N               | 1     | 1 if the whole deck is dealt                                   |
-| 180+118N               | 1     | 1 if the own hand is hidden from the observer                  |
-| 181+118N               | 3     | phase: bid, play, declare (all zero once the game is over)     |
-| 184+118N               | N     | dealer, one-hot by relative seat                               |
-| 184+119N               | N     | leader of the current trick, one-hot by relative seat          |
-| 184+120N               | 1     | deals finished / deals in the episode                          |
-| 185+120N               | 1     | tricks still to play this deal / max_cards                     |
-
-Size: ``186 + 120·N`` (666 for 4 players, 1386 for 10). Totals are not
-bounded, so the observation space's bounds are ±inf. Ceilings from the
-``joker_lead_demands_highest`` variant are in the view, not in this vector.
+A forehead joker waiting for its declaration shows in the current trick
+without a declaration flag. Score totals are not bounded (their entries'
+bounds are ±inf); every other entry lies in [0, 1]. Ceilings from the ``joker_lead_demands_highest``
+variant are in the view, not in this vector.
 """
 
 from __future__ import annotations
@@ -42,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pokerzoo.envs.engine.schema import Piece, Schema
 from pokerzoo.envs.engine.tricks import HIGH, LOW
 from pokerzoo.envs.raspisnoy_poker.schedule import KINDS
 
@@ -52,64 +32,83 @@ _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _PHASE_INDEX = {"bid": 0, "play": 1, "declare": 2}
 
 
-def size(n: int) -> int:
-    return 186 + 120 * n
+TRICK_SLOT = CARD_SLOTS + 2  # a card of the current trick, then its declaration: high, low
 
 
 @lru_cache(maxsize=16)
-def layout(n: int) -> dict[str, int]:
-    o = {"hand": 0, "played": 54, "trick": 108}
-    o["led"] = 108 + 56 * n
-    o["trump"] = o["led"] + 5
-    o["trump_card"] = o["trump"] + 5
-    o["visible"] = o["trump_card"] + 54
-    o["bids"] = o["visible"] + 54 * n
-    o["has_bid"] = o["bids"] + n
-    o["tricks"] = o["has_bid"] + n
-    o["voids"] = o["tricks"] + n
-    o["totals"] = o["voids"] + 4 * n
-    o["kind"] = o["totals"] + n
-    o["cards"] = o["kind"] + 6
-    o["whole"] = o["cards"] + 1
-    o["hidden"] = o["whole"] + 1
-    o["phase"] = o["hidden"] + 1
-    o["dealer"] = o["phase"] + 3
-    o["leader"] = o["dealer"] + n
-    o["progress"] = o["leader"] + n
-    o["remaining"] = o["progress"] + 1
-    o["size"] = o["remaining"] + 1
-    assert o["size"] == size(n)
-    return o
+def schema(n: int) -> Schema:
+    """The layout for ``n`` players (``186 + 120·n`` entries: 666 for 4 players, 1386 for 10)."""
+    return Schema(
+        [
+            Piece("hand", CARD_SLOTS, "own hand (all zero while hidden: dark bidding, forehead)"),
+            Piece("played", CARD_SLOTS, "cards played in the finished tricks of this deal"),
+            Piece(
+                "trick",
+                (n, TRICK_SLOT),
+                "current trick per relative seat: card played (54), declared high, declared low",
+            ),
+            Piece("led", 5, "led suit of the current trick: s, h, d, c, none"),
+            Piece("trump", 5, "trump suit: s, h, d, c, none"),
+            Piece("trump_card", CARD_SLOTS, "the card shown to fix the trump (whole deck: it went back in)"),
+            Piece("visible", (n, CARD_SLOTS), "forehead deals: the others' cards seen, per relative seat"),
+            Piece("bids", n, "bids / max_cards (0 when not bid)"),
+            Piece("has_bid", n, "that seat has bid"),
+            Piece("tricks", n, "tricks taken this deal / max_cards"),
+            Piece("voids", (n, 4), "known voids: seat r holds no card of suit s (from play)"),
+            Piece("totals", n, "score sheet totals / 100", low=-np.inf, high=np.inf),
+            Piece("kind", len(KINDS), "deal kind: " + ", ".join(KINDS)),
+            Piece("cards", 1, "cards per player this deal / max_cards"),
+            Piece("whole", 1, "the whole deck is dealt"),
+            Piece("hidden", 1, "the own hand is hidden from the observer"),
+            Piece("phase", len(_PHASE_INDEX), "phase: " + ", ".join(_PHASE_INDEX) + " (all zero once over)"),
+            Piece("dealer", n, "dealer, one-hot by relative seat"),
+            Piece("leader", n, "leader of the current trick, one-hot by relative seat"),
+            Piece("progress", 1, "deals finished / deals in the episode"),
+            Piece("remaining", 1, "tricks still to play this deal / max_cards"),
+        ]
+    )
+
+
+@lru_cache(maxsize=16)
+def _tables(n: int) -> tuple:
+    """For ``n`` players: the size, the offsets, and the entry each card id sets in the card blocks
+    (hand, played, the current trick and the forehead cards per relative seat), computed once."""
+    layout = schema(n)
+    o = layout.offsets
+
+    def entries(start: int) -> list[int]:
+        return [start + s for s in _SLOT]
+
+    trick = [o["trick"] + TRICK_SLOT * r for r in range(n)]
+    visible = [entries(o["visible"] + CARD_SLOTS * r) for r in range(n)]
+    return layout.size, o, entries(o["hand"]), entries(o["played"]), [entries(t) for t in trick], trick, visible
 
 
 def encode(view) -> np.ndarray:
     n = view.num_players
     me = view.player
-    o = layout(n)
-    obs = np.zeros(o["size"], dtype=np.float32)
-    ones = [_SLOT[c] for c in view.hand]
-    played = o["played"]
+    size, o, hand, played, trick_cards, trick, visible = _tables(n)
+    obs = np.zeros(size, dtype=np.float32)
+    ones = [hand[c] for c in view.hand]
     for t in view.done_tricks:
-        ones += [played + _SLOT[p.card] for p in t]
-    trick = o["trick"]
+        ones += [played[p.card] for p in t]
     for p in view.trick:
-        base = trick + 56 * ((p.seat - me) % n)
-        ones.append(base + _SLOT[p.card])
+        r = (p.seat - me) % n
+        ones.append(trick_cards[r][p.card])
         if p.decl == HIGH:
-            ones.append(base + 54)
+            ones.append(trick[r] + CARD_SLOTS)
         elif p.decl == LOW:
-            ones.append(base + 55)
+            ones.append(trick[r] + CARD_SLOTS + 1)
     if view.pending_joker >= 0 and view.current_player is not None:
-        ones.append(trick + 56 * ((view.current_player - me) % n) + _SLOT[view.pending_joker])
+        ones.append(trick_cards[(view.current_player - me) % n][view.pending_joker])
     ones.append(o["led"] + (view.trick[0].suit if view.trick else 4))
     ones.append(o["trump"] + (view.trump if view.trump >= 0 else 4))
     if view.trump_card >= 0:
         ones.append(o["trump_card"] + _SLOT[view.trump_card])
-    visible = o["visible"]
     for seat, cards in enumerate(view.visible):
         if cards:
-            base = visible + 54 * ((seat - me) % n)
-            ones += [base + _SLOT[c] for c in cards]
+            seen = visible[(seat - me) % n]
+            ones += [seen[c] for c in cards]
     has_bid, voids = o["has_bid"], o["voids"]
     for seat in range(n):
         r = (seat - me) % n

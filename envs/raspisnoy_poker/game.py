@@ -21,6 +21,7 @@ from pokerzoo.envs.engine.cards import DECKS, format_card, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import symbolic_table
 from pokerzoo.envs.engine.tricks import (
     DECLARATION_NAMES,
     NATURAL,
@@ -122,7 +123,7 @@ class RaspisnoyPokerGame(Game):
         self.deck_size = len(DECKS[self.deck_name].cards)
         self.max_cards = schedule.max_cards(self.deck_size, n)
         self.num_actions = actions.num_actions(self.max_cards)
-        self.observation_size = encoding.size(n)
+        self.observation_schema = encoding.schema(n)
         self.rules = TrickRules(
             must_follow_suit=c["must_follow_suit"],
             must_trump=c["must_trump"],
@@ -421,6 +422,10 @@ class RaspisnoyPokerGame(Game):
             sheet=self.sheet,
             schedule=self.schedule,
         )
+
+    @classmethod
+    def observation_table(cls) -> str:  # the layout grows with the player count: offsets in N
+        return symbolic_table(encoding.schema, "N")
 
     def encode(self, view: RaspisnoyView) -> np.ndarray:
         return encoding.encode(view)

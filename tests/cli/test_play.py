@@ -29,21 +29,19 @@ LEGAL = [0, 1, 4, 5, 7, 8]
 @pytest.mark.parametrize(
     "typed, action",
     [("1", 1), (" 0 ", 0), ("raise", 1), ("RAISE", 1), ("Fol", 0), ("play   as", 4), ("As", 4), ("ks", 5),
-     ("bid 2", 7), ("12", None), ("bid 1", 8)],
+     ("bid 2", 7), ("12", 8), ("2", 7), ("bid 1", 8), ("#1", 1), ("(As)", 4), ("play, Ks", 5), ("٥", 5)],
 )  # fmt: skip
 def test_parse_move_accepts_numbers_names_and_unique_parts(typed, action):
-    got, why = parse_move(typed, LEGAL, NAMES, 20)
-    if typed == "12":  # a number is an action id: 12 is not legal here
-        assert got is None and "move 12 is not legal now" in why
-    else:
-        assert (got, why) == (action, "")
+    """A number is a move's id or the number its name ends with ("12" for "bid 12": no move 12 is legal)."""
+    assert parse_move(typed, LEGAL, NAMES, 20) == (action, "")
 
 
 @pytest.mark.parametrize(
     "typed, message",
     [("", "please type a move"), ("play", "ambiguous: 2 legal moves begin with it"),
-     ("2", "move 2 is not legal"), ("99", "there is no move 99; moves are numbered 0..19"),
-     ("check", "'check' is not a legal move"), ("-3", "there is no move -3")],
+     ("3", "move 3 is not legal"), ("99", "there is no move 99; moves are numbered 0..19"),
+     ("check", "'check' is not a legal move"), ("-3", "there is no move -3"), ("²", "'²' is not a legal move"),
+     ("#2", "move 2 is not legal"), ("1-", "'1-' is not a legal move"), ("①", "'①' is not a legal move")],
 )  # fmt: skip
 def test_parse_move_explains_bad_input(typed, message):
     got, why = parse_move(typed, LEGAL, NAMES, 20)
@@ -260,3 +258,40 @@ def test_pokerzoo_play_ends_cleanly_when_input_runs_out():
     assert proc.returncode == 1
     assert "game abandoned (input ended)" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- friction found by new users
+def test_a_number_that_is_both_a_move_and_the_end_of_another_moves_name_is_asked_about():
+    """Caribbean stud with antes 1, 2, 5 lists "[2] ante 1  [3] ante 2  [4] ante 5": typing 2 must not
+    play ante 1 behind the user's back."""
+    names = {2: "ante 1", 3: "ante 2", 4: "ante 5"}
+    got, why = parse_move("2", [2, 3, 4], names, 5)
+    assert got is None and "2 is ambiguous" in why and "'ante 2' ends with 2" in why and "#2" in why
+    assert parse_move("#2", [2, 3, 4], names, 5) == (2, "")
+    assert parse_move("ante 2", [2, 3, 4], names, 5) == (3, "")
+    assert parse_move("5", [2, 3, 4], names, 5) == (4, "")  # no move 5: the ante of 5
+
+
+@pytest.mark.skipif("perico_v0" not in GAMES, reason="Perico not installed")
+def test_perico_exchanges_are_typed_with_their_cards_without_the_parentheses():
+    from pokerzoo.envs import game_class
+
+    game = game_class("perico")(seed=1)
+    legal = game.legal_actions()
+    names = {a: game.action_name(a) for a in legal}
+    three = next(a for a in legal if names[a].count(" ") == 4)  # "exchange slots i,j,k (c1 c2 c3)"
+    cards = names[three].split("(")[1].rstrip(")")
+    for typed in (f"exchange {cards}", f"({cards})", f"exchange {' '.join(reversed(cards.split()))}",
+                  f"Exchange {cards.upper()}"):  # fmt: skip
+        assert parse_move(typed, legal, names, game.num_actions) == (three, ""), typed
+
+
+def test_bad_input_at_the_prompt_asks_again_non_ascii_digits_and_unreadable_bytes_included():
+    game = "caribbean_stud"
+    raw = io.BytesIO("²\n٣٣\n\n①\nfoo\n\xff\n".encode() + b"\xff\xfe\n" + b"raise\n" * 50)
+    text = io.TextIOWrapper(raw, encoding="utf-8")
+    out = io.StringIO()
+    assert play_session(game, {}, seed=3, input=text, output=out) == 0
+    transcript = out.getvalue()
+    assert "'²' is not a legal move" in transcript and "there is no move 33" in transcript
+    assert "'\ufffd\ufffd' is not a legal move" in transcript and "Game over" in transcript

@@ -181,3 +181,75 @@ def test_pickle_mid_game_continues_identically(env_id, wrapped):
     assert len(first.rows) == len(second.rows) and first.rows
     for a, b in zip(first.rows, second.rows, strict=True):
         assert data_equivalence(a, b), f"{env_id}: the pickled copy diverged: {a[:1]} vs {b[:1]}"
+
+
+# Options under which rewards reach a player who must act again in the same game (so an illegal action
+# there has a pending reward to lose): several hands, rounds or deals per episode.
+PENDING_REWARDS = {
+    "caribbean_stud_v0": {"num_hands": 4},
+    "mexican_poker_v0": {"rounds": 3},
+    "perico_v0": {},
+    "breed_the_heifer_v0": {"num_hands": 4},
+    "raspisnoy_poker_v0": {},
+}
+NOT_ACTIONS = (-1, None, "1", 1.5, True, [0])
+
+
+def _illegal_choices(mask: np.ndarray, rng: np.random.Generator) -> list:
+    illegal = np.flatnonzero(mask == 0)
+    picked = [int(a) for a in rng.choice(illegal, size=min(3, illegal.size), replace=False)] if illegal.size else []
+    return [*picked, np.int64(picked[0]) if picked else len(mask), len(mask), *NOT_ACTIONS]
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_illegal_actions_on_the_raw_env_change_nothing(env_id):
+    """An illegal action raises and leaves the whole env as it was: rewards (pending ones too), cumulative
+    rewards, terminations, truncations, infos, the agent to act, observations and what ``last()`` shows."""
+    from pokerzoo.envs.engine.game import IllegalActionError
+
+    env = make(env_id, wrapped=False, **PENDING_REWARDS.get(env_id, {}))
+    env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    checked = with_pending = 0
+    for step in range(3000):
+        if not env.agents:
+            break
+        last = env.last()
+        obs, reward, terminated, truncated, _ = last
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if step % 5 == 0 or reward != 0:
+            before = pickle.dumps(env)
+            for action in _illegal_choices(obs["action_mask"], rng):
+                with pytest.raises(IllegalActionError):
+                    env.step(action)
+                assert pickle.dumps(env) == before, f"{env_id}: illegal action {action!r} changed the env"
+                assert data_equivalence(env.last(), last), f"{env_id}: illegal action {action!r} changed last()"
+            checked += 1
+            with_pending += reward != 0
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 0
+    if env_id in PENDING_REWARDS:
+        assert with_pending > 0, f"{env_id}: no illegal action was tried with a reward pending"
+
+
+@pytest.mark.parametrize("env_id", list(GAMES))
+def test_calls_before_reset_and_after_the_end_say_what_to_do(env_id):
+    from pokerzoo.envs.aec import EnvOrderError
+
+    env = make(env_id, wrapped=False)
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0"), lambda: env.view("player_0")):
+        with pytest.raises(EnvOrderError, match=r"before reset\(\); call env.reset\(\) first"):
+            call()
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in env.agent_iter(max_iter=100_000):
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents
+    for call in (lambda: env.step(0), lambda: env.step(None), env.last):
+        with pytest.raises(EnvOrderError, match=r"game ended .* call env.reset\(\) to play another game"):
+            call()
+    env.reset(seed=4)  # and the env plays again
+    assert env.agents and env.last()[0]["action_mask"].any()

@@ -397,15 +397,15 @@ def tiny_policy(tmp_path_factory):
     from sb3_contrib import MaskablePPO
 
     from pokerzoo.training.config import load_config
-    from pokerzoo.training.shipping import policy_meta, save_policy
+    from pokerzoo.training.policy_export import policy_document, save_policy
 
     cfg = load_config({"game": "caribbean_stud", "n_envs": 1, "ppo": {"n_steps": 8, "batch_size": 8}})
     env = SingleSeatEnv(CARIBBEAN)
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=8, batch_size=8, seed=3, device="cpu", policy_kwargs={"net_arch": [32, 16]}
     )
-    path = tmp_path_factory.mktemp("policy") / "policy.zip"
-    save_policy(model, path, policy_meta(cfg, 0))
+    path = tmp_path_factory.mktemp("policy") / "policy.json"
+    save_policy(model, path, policy_document(cfg, 0))
     return path, model
 
 
@@ -454,10 +454,11 @@ def test_policy_specs_resolve_through_the_registry(tiny_policy, tmp_path, monkey
     if MULTI:
         with pytest.raises(ValueError, match="trained on caribbean_stud_v0"):
             make_agent(MULTI[0], f"policy:{path}")
-    # Shipped policies are found by name in agents/policies/<game>/<name>.zip.
+    # Shipped policies are found by name in agents/policies/<game>/<name>.json (+ .safetensors).
     shipped = tmp_path / "policies" / "caribbean_stud"
     shipped.mkdir(parents=True)
-    (shipped / "mine.zip").write_bytes(path.read_bytes())
+    (shipped / "mine.json").write_bytes(path.read_bytes())
+    (shipped / "policy.safetensors").write_bytes(path.with_suffix(".safetensors").read_bytes())
     monkeypatch.setattr(policy_agent, "POLICY_DIR", tmp_path / "policies")
     assert make_agent(CARIBBEAN, "mine").name == "mine"
     assert make_agent(CARIBBEAN, "mine+rules_of_thumb").bidder.name == "mine"

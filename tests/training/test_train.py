@@ -68,10 +68,9 @@ def tiny(game: str = CARIBBEAN, **changes) -> dict:
 
 
 def policy_params(path: Path) -> dict[str, np.ndarray]:
-    from pokerzoo.agents.policy import load_model
+    from pokerzoo.agents.policy_file import read_policy
 
-    model = load_model(path)
-    return {k: v.detach().numpy().copy() for k, v in model.policy.state_dict().items()}
+    return read_policy(path).tensors
 
 
 def assert_same_params(a: Path, b: Path) -> None:
@@ -163,7 +162,8 @@ def test_tiny_run_writes_logs_checkpoints_and_a_report(league_run):
         "config.yaml",
         "progress.csv",
         "evals.csv",
-        "final/policy.zip",
+        "final/policy.json",
+        "final/policy.safetensors",
         "final/report.md",
         "final/report.json",
         "final/learning_curve.png",
@@ -177,7 +177,9 @@ def test_tiny_run_writes_logs_checkpoints_and_a_report(league_run):
     evals = csv_rows(run / "evals.csv")
     assert [int(r["timesteps"]) for r in evals] == [0, 512]  # before the first update, then every 512
     if LEAGUE_GAME != CARIBBEAN:
-        assert len(list((run / "snapshots").glob("*.zip"))) == 3  # at 256, 512, 768 (1024 is the end)
+        assert len(list((run / "snapshots").glob("*.json"))) == 3  # at 256, 512, 768 (1024 is the end)
+        assert len(list((run / "snapshots").glob("*.safetensors"))) == 3
+    assert not (run / "evals").exists() or not any((run / "evals").iterdir())  # evaluated policies are removed
     assert report["throughput"]["timesteps"] == 1024
     assert report["final"][0]["baseline"] == "random" and report["final"][0]["deals"] == 8
     text = (run / "final" / "report.md").read_text()
@@ -188,7 +190,8 @@ def test_tiny_run_writes_logs_checkpoints_and_a_report(league_run):
     n = game.num_players
     play_game(game, [agent] + [make_agent(LEAGUE_GAME, "random", seed=s) for s in range(1, n)])
     assert game.is_over
-    assert agent.meta["game"] == LEAGUE_GAME and agent.meta["timesteps"] == 1024
+    assert agent.meta["game"] == LEAGUE_GAME and agent.meta["provenance"]["timesteps"] == 1024
+    assert agent.meta["provenance"]["config"]["seed"] == 3  # the training config travels with the policy
 
 
 def test_resume_from_a_mid_run_checkpoint_gives_the_same_run(league_run, tmp_path):
@@ -201,12 +204,12 @@ def test_resume_from_a_mid_run_checkpoint_gives_the_same_run(league_run, tmp_pat
         if ckpt.is_dir() and int(ckpt.name.split("_")[1]) > 512:
             shutil.rmtree(ckpt)
     (copy / "checkpoints" / "latest").write_text(f"step_{512:012d}\n")
-    for extra in (copy / "snapshots").glob("*.zip"):  # the killed run had not made these yet
+    for extra in (copy / "snapshots").glob("step_*"):  # the killed run had not made these yet
         if int(extra.stem.split("_")[1]) > 512:
             extra.unlink()
     trainer = Trainer.resume(copy, progress=False)
     trainer.train()
-    assert_same_params(run / "final" / "policy.zip", copy / "final" / "policy.zip")
+    assert_same_params(run / "final" / "policy.json", copy / "final" / "policy.json")
     assert csv_rows(copy / "progress.csv") == csv_rows(run / "progress.csv")
     assert csv_rows(copy / "evals.csv", ("seconds",)) == csv_rows(run / "evals.csv", ("seconds",))
     assert trainer.state["resumes"] == 1
@@ -245,7 +248,7 @@ def test_resume_after_sigkill_continues_from_the_checkpoint(league_run, tmp_path
     trainer = Trainer.resume(killed, progress=False)
     assert trainer._resume_from.name == stopped_at
     trainer.train()
-    assert_same_params(reference / "final" / "policy.zip", killed / "final" / "policy.zip")
+    assert_same_params(reference / "final" / "policy.json", killed / "final" / "policy.json")
     assert csv_rows(killed / "progress.csv") == csv_rows(reference / "progress.csv")
 
 
@@ -264,7 +267,7 @@ def test_a_checkpoint_resumes_exactly_in_worker_processes(tmp_path):
     cfg.update(vec_env="subproc", workers=2)
     (b / "config.yaml").write_text(yaml.safe_dump(cfg))
     Trainer.resume(b, progress=False).train()
-    assert_same_params(a / "final" / "policy.zip", b / "final" / "policy.zip")
+    assert_same_params(a / "final" / "policy.json", b / "final" / "policy.json")
 
 
 def test_a_finished_run_is_not_overwritten(league_run):
@@ -369,7 +372,7 @@ def test_demo_trains_then_compares_with_the_baselines(tmp_path, capsys):
     out = capsys.readouterr().out
     run = next(tmp_path.glob("caribbean_stud-train-*"))
     assert f"policy:{run}" in out and "rules_of_thumb" in out and "Paired differences" in out
-    assert (run / "demo_evaluation" / "report.md").is_file() and (run / "final" / "policy.zip").is_file()
+    assert (run / "demo_evaluation" / "report.md").is_file() and (run / "final" / "policy.json").is_file()
     assert "exact_ev" not in demo.training_baselines(CARIBBEAN)
     # The scripted evaluation of every game is still there, shipped policies included.
     assert (
@@ -411,15 +414,18 @@ def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path,
     (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
     path = ship_policy(run, "tiny", dest=tmp_path)
     folder = tmp_path / LEAGUE_GAME.removesuffix("_v0")
-    assert path == folder / "tiny.zip" and (folder / "tiny.yaml").is_file() and (folder / "__init__.py").is_file()
-    meta = json.loads((folder / "tiny.json").read_text())
+    assert path == folder / "tiny.json" and (folder / "tiny.safetensors").is_file()
+    assert (folder / "tiny.yaml").is_file() and (folder / "__init__.py").is_file()
+    document = json.loads((folder / "tiny.json").read_text())
+    meta = document["provenance"]
     assert meta["training_commands"] == ["pokerzoo train tiny.yaml"]
+    assert meta["config"]["seed"] == 3 and meta["timesteps"] == 1024
     assert meta["evaluation"][0]["command"].startswith(f"pokerzoo evaluate {LEAGUE_GAME} --agents tiny random")
     assert "pokerzoo train tiny.yaml" in (folder / "README.md").read_text()
     # Evaluations made after shipping are kept in the .json and rendered with their commands.
     row = {"baseline": "random", "deals": 50, "difference": 1.5, "difference_low": 0.5, "difference_high": 2.5}
     meta["further_evaluations"] = [{"why": "more deals", "rows": [{**row, "command": "pokerzoo evaluate x"}]}]
-    (folder / "tiny.json").write_text(json.dumps(meta))
+    (folder / "tiny.json").write_text(json.dumps(document))  # provenance is outside the weights' hash
     _write_policies_readme(folder)
     readme = (folder / "README.md").read_text()
     assert "Further evaluation: more deals" in readme and "| `random` | 50 | +1.5000 ± 1.0000 |" in readme
@@ -431,36 +437,30 @@ def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path,
 
 
 def test_shipping_with_float16_weights_halves_the_file_and_still_loads(league_run, tmp_path):
-    import io
-    import zipfile
-
-    import torch
-
-    from pokerzoo.agents.policy import load_model, load_policy_net
+    from pokerzoo.agents.policy import load_policy_net
+    from pokerzoo.agents.policy_file import read_policy
     from pokerzoo.training.shipping import ship_policy
 
     run, _ = league_run
     full = ship_policy(run, "full", dest=tmp_path)
     half = ship_policy(run, "half", dest=tmp_path, weights="float16")
-    assert half.stat().st_size < 0.75 * full.stat().st_size
-    with zipfile.ZipFile(half) as z:
-        stored = torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
-    assert {v.dtype for v in stored.values() if v.is_floating_point()} == {torch.float16}
-    # An ordinary SB3 zip still: MaskablePPO.load casts the weights back into the float32 network,
-    # equal to the original's rounded to float16.
-    original, loaded = load_model(full).policy.state_dict(), load_model(half).policy.state_dict()
-    for key, value in original.items():
-        assert loaded[key].dtype == value.dtype
-        torch.testing.assert_close(loaded[key], value.half().float(), rtol=0, atol=0)
+    size = lambda p: p.with_suffix(".safetensors").stat().st_size  # noqa: E731
+    assert size(half) < 0.75 * size(full)
+    original, stored = read_policy(full), read_policy(half)
+    assert {t.dtype for t in stored.tensors.values()} == {np.dtype(np.float16)}
+    # The weights are the original's rounded to float16, and play in float32.
+    for key, value in original.tensors.items():
+        np.testing.assert_array_equal(stored.tensors[key], value.astype(np.float16))
     net_full, net_half = load_policy_net(full), load_policy_net(half)
+    assert {w.dtype for w, _, _ in net_half.layers} == {np.dtype(np.float32)}
     obs = np.random.default_rng(1).random((64, net_full.observation_size), dtype=np.float32)
     np.testing.assert_allclose(net_half.logits(obs), net_full.logits(obs), atol=0.05)
     folder = half.parent
-    assert json.loads((folder / "half.json").read_text())["weights"] == "float16"
+    assert json.loads((folder / "half.json").read_text())["weights"]["dtype"] == "float16"
     assert "Weights stored as float16 (half the file" in (folder / "README.md").read_text()
     with pytest.raises(ValueError, match="weights='int8': expected one of float32, float16"):
         ship_policy(run, "bad", dest=tmp_path, weights="int8")
-    assert not (folder / "bad.zip").exists()
+    assert not (folder / "bad.json").exists()
 
 
 def test_pretraining_imitates_the_teacher(tmp_path):
@@ -612,26 +612,21 @@ def test_pretraining_from_several_sources(tmp_path):
 
 def test_init_from_starts_with_another_runs_weights(league_run, tmp_path):
     """Fine-tuning: with PPO's rate at zero, a run started from a policy ends with exactly its weights."""
-    import torch
-    from sb3_contrib import MaskablePPO
-
     source, _ = league_run
     cfg = tiny(LEAGUE_GAME, total_timesteps=128, checkpoint_every=0, eval__every=0, ppo__learning_rate=0.0)
     cfg["init_from"] = str(source)
     run = tmp_path / "run"
     report = Trainer(load_config(cfg), run, progress=False).train()
-    assert report["throughput"]["init_from"] == str(source / "final" / "policy.zip")
+    assert report["throughput"]["init_from"] == str(source / "final" / "policy.json")
     assert "Started from the weights of" in (run / "final" / "report.md").read_text()
-    a = MaskablePPO.load(str(source / "final" / "policy.zip"), device="cpu").policy.state_dict()
-    b = MaskablePPO.load(str(run / "final" / "policy.zip"), device="cpu").policy.state_dict()
-    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert_same_params(source / "final" / "policy.json", run / "final" / "policy.json")
 
 
 def test_init_from_names_a_missing_or_mismatched_policy(league_run, tmp_path):
     source, _ = league_run
     cfg = tiny(LEAGUE_GAME, total_timesteps=128, checkpoint_every=0, eval__every=0)
     cfg["init_from"] = str(tmp_path / "nowhere")
-    with pytest.raises(FileNotFoundError, match="no policy there"):
+    with pytest.raises(FileNotFoundError, match="not found"):
         Trainer(load_config(cfg), tmp_path / "a", progress=False).train()
     cfg["init_from"] = str(source)
     cfg["ppo"]["net_arch"] = [7]
@@ -647,5 +642,5 @@ def test_resume_of_a_complete_run_redoes_only_the_final_evaluation(league_run, t
     shutil.rmtree(copy / "final")
     again = Trainer.resume(copy, total_timesteps=1024, progress=False).train()
     assert again["throughput"]["timesteps"] == 1024
-    assert (copy / "final" / "policy.zip").is_file() and (copy / "final" / "report.md").is_file()
+    assert (copy / "final" / "policy.json").is_file() and (copy / "final" / "report.md").is_file()
     assert [r["difference"] for r in again["final"]] == [r["difference"] for r in report["final"]]

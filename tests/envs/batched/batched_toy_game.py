@@ -31,10 +31,19 @@ from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKe
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.engine.game import Game, View
 from pokerzoo.envs.engine.options import Option, OptionSet, num_players_option
+from pokerzoo.envs.engine.schema import Piece, Schema
 
 STAY, SWAP, DOUBLE = 0, 1, 2
 MAX_PLAYERS = 4
-OBS = 52 + MAX_PLAYERS + 2
+SCHEMA = Schema(
+    [
+        Piece("card", 52, "own card, one-hot by card id"),
+        Piece("seat", MAX_PLAYERS, "own seat, one-hot"),
+        Piece("turn", 1, "turns played / turns"),
+        Piece("stake", 1, "own stake / 2"),
+    ]
+)
+OBS = SCHEMA.size
 
 
 class ToyView(View):
@@ -51,8 +60,7 @@ class ToyGame(Game):
     def _setup(self) -> None:
         self.num_players = self.config["num_players"]
         self.num_actions = 3
-        self.observation_size = OBS
-        self.observation_bounds = (0.0, 1.0)
+        self.observation_schema = SCHEMA
 
     def _start(self) -> None:
         n = self.num_players

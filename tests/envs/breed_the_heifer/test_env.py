@@ -62,41 +62,45 @@ def test_observation_layout():
     # Dealer 2 of 3, so p0 is dealt first: p0 2c 3d / 7s, p1 4c 5d / Kd, p2 6c 8d / 9s.
     stock = parse_cards("2c 4c 6c 3d 5d 8d 7s Kd 9s")
     g = BreedTheHeiferGame(chance=ScriptedChance(shuffles=[stock], integers=[2]), num_players=3)
-    layout = encoding.Layout(3)
-    assert g.observation_size == layout.size == 52 + 156 + 20 + 24 + 16
+    schema = encoding.schema(3)
+    assert g.observation_schema is schema and g.observation_size == schema.size == 52 + 156 + 20 + 24 + 16
+    assert (schema.offsets["wild"], schema.offsets["stacks"], schema.offsets["pot"]) == (208, 228, 252)
     obs = g.observe(1)
-    assert obs.dtype == np.float32 and obs.shape == (layout.size,) and obs.min() >= 0 and obs.max() <= 1
+    assert obs.dtype == np.float32 and obs.shape == (schema.size,) and obs.min() >= 0 and obs.max() <= 1
+
+    def v(name):
+        return schema.view(obs, name)
+
     own_down = parse_cards("4c 5d")
-    assert set(np.flatnonzero(obs[:52])) == set(own_down)
+    assert set(np.flatnonzero(v("down"))) == set(own_down)
     # Up cards relative to the observer (p1): k=0 p1's Kd, k=1 p2's 9s, k=2 p0's 7s.
     for k, card in enumerate(parse_cards("Kd 9s 7s")):
-        assert np.flatnonzero(obs[52 + 52 * k : 104 + 52 * k]).tolist() == [card]
-    assert not obs[layout.wild : layout.wild + 14].any()  # nothing wild, no pair pending
-    assert obs[layout.street] == 1 and obs[layout.street + 1 : layout.over + 1].sum() == 0
-    s, t, n = layout.seats, layout.table, 3
-    assert obs[s] == pytest.approx(99 / 300)  # own stack / chips at the table
-    assert obs[s + 2 * n] == pytest.approx(1 / 300)  # own ante
-    assert obs[s + 5 * n + 1] == 1  # the dealer (seat 2) sits one seat after p1
-    assert obs[s + 6 * n + 2] == 1 and obs[s + 7 * n + 2] == 1  # p0 opens and acts: two seats after p1
-    assert obs[t] == pytest.approx(3 / 300) and obs[t + 5] == 1  # pot; p1's K-5-4 is high card
-    assert obs[t + 15] == 1
+        assert np.flatnonzero(v("up")[k]).tolist() == [card]
+    assert not v("wild").any() and not v("pending").any()  # nothing wild, no pair pending
+    assert v("street")[0] == 1 and v("street")[1:].sum() == 0 and v("over")[0] == 0
+    assert v("stacks")[0] == pytest.approx(99 / 300)  # own stack / chips at the table
+    assert v("committed")[0] == pytest.approx(1 / 300)  # own ante
+    assert v("button")[1] == 1  # the dealer (seat 2) sits one seat after p1
+    assert v("opener")[2] == 1 and v("to_act")[2] == 1  # p0 opens and acts: two seats after p1
+    assert v("pot")[0] == pytest.approx(3 / 300) and v("category")[0] == 1  # pot; p1's K-5-4 is high card
+    assert v("still_in")[0] == 1
     g.apply(BET)
     obs = g.observe(1)
-    assert obs[s + n + 2] == pytest.approx(2 / 16)  # p0's bet / (4 bets of the largest size, 4)
-    assert obs[t + 1] == pytest.approx(2 / 16) and obs[t + 3] == pytest.approx(1 / 4)
-    assert obs[s + 7 * n] == 1  # p1 to act
+    assert v("bets")[2] == pytest.approx(2 / 16)  # p0's bet / (4 bets of the largest size, 4)
+    assert v("to_call")[0] == pytest.approx(2 / 16) and v("bets_made")[0] == pytest.approx(1 / 4)
+    assert v("to_act")[0] == 1  # p1 to act
 
 
 def test_observation_shows_the_wild_and_pending_pair():
     # p0's 7s 7h pair is pending after p0's 4th-street card; p1's Jc breeds jacks.
     stock = parse_cards("2c 4c 6c 3d 5d 8d 7s Kd 9s 7h Jc Qh")
     g = BreedTheHeiferGame(chance=ScriptedChance(shuffles=[stock], integers=[2]), num_players=3)
-    layout = encoding.Layout(3)
+    schema = encoding.schema(3)
     while g.street < 4:
         g.apply(CHECK if g.legal_mask()[CHECK] else CALL)
     obs = g.observe(2)
-    assert np.flatnonzero(obs[layout.wild : layout.wild + 14]).tolist() == [9]  # J, nothing pending
-    assert obs[layout.street + 1] == 1
+    assert np.flatnonzero(schema.view(obs, "wild")).tolist() == [9] and schema.view(obs, "pending")[0] == 0  # J
+    assert schema.view(obs, "street")[1] == 1
 
 
 def test_env_render_and_outcome_in_infos():

@@ -40,7 +40,7 @@ def test_observation_layout():
     game = CaribbeanStudGame(chance=ScriptedChance(shuffles=[top]), boxes=2)
     game.apply(1)  # raise box 1: box 2 is now in front of the player
     obs = game.observe(0)
-    assert obs.shape == (encoding.SIZE,) and obs.dtype == np.float32
+    assert obs.shape == (encoding.SCHEMA.size,) and obs.dtype == np.float32
     box2, box1 = parse_cards("Kc Kd 8h 5s 3c"), parse_cards("As Ad 7h 4s 2c")
     assert np.flatnonzero(obs[0:52]).tolist() == sorted(box2)
     assert np.flatnonzero(obs[52:104]).tolist() == parse_cards("9h")

@@ -12,7 +12,8 @@ from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, ScriptedChance, forma
 from pokerzoo.envs.mexican_poker import MexicanPokerGame, encoding
 from pokerzoo.envs.mexican_poker.actions import DOUBT_BASE, NUM_ACTIONS, combo_action
 
-O = encoding.OFFSETS
+SCHEMA = encoding.SCHEMA
+O = SCHEMA.offsets
 
 
 def stacked_env(board: str, hands: list[str], token: int = 0, **options):
@@ -26,22 +27,13 @@ def test_spaces():
     env = mexican_poker_v0.env(num_players=5)
     env.reset(seed=1)
     space = env.observation_space("player_0")
-    assert space["observation"].shape == (encoding.SIZE,) == (1124,)
+    assert space["observation"].shape == (SCHEMA.size,) == (1124,)
     assert space["observation"].low.min() == -1 and space["observation"].high.max() == 1
+    low = SCHEMA.view(space["observation"].low, "scores")
+    assert (low == -1).all() and space["observation"].low.sum() == -7  # only the scores can be negative
     assert env.action_space("player_3").n == NUM_ACTIONS == 1568
     assert env.possible_agents == [f"player_{i}" for i in range(5)]
     assert make("mexican_poker", num_players=3).unwrapped.num_players == 3
-
-
-def test_documented_index_table_matches_the_layout():
-    rows = re.findall(r"^\| (\d+)(?:–(\d+))?\s+\| ([\d×]+)\s+\|", encoding.__doc__, flags=re.M)
-    assert len(rows) == len(encoding._LAYOUT)
-    for (start, end, size), (name, n) in zip(rows, encoding._LAYOUT):
-        a, b = map(int, size.split("×")) if "×" in size else (1, int(size))
-        assert a * b == n, name
-        assert int(start) == O[name], name
-        assert int(end or start) == O[name] + n - 1, name
-    assert int(rows[-1][0]) == encoding.SIZE - 1
 
 
 def test_observation_contents_during_a_round():

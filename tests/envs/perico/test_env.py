@@ -57,7 +57,7 @@ def test_observation_layout():
     game = PericoGame(chance=ScriptedChance(shuffles=[order], integers=[0]), num_players=3)
     game.apply(DRAW)  # seat 1 draws the 9c
     obs = game.observe(1)
-    assert obs.shape == (encoding.SIZE,) and obs.dtype == np.float32
+    assert obs.shape == (encoding.SCHEMA.size,) and obs.dtype == np.float32
     hand = sorted(parse_cards("2s 7s Kh Kd"))
     assert np.flatnonzero(obs[0:56]).tolist() == [*hand, 52]  # the red joker sits at slot 52
     assert np.flatnonzero(obs[56:112]).tolist() == parse_cards("9c")

@@ -19,7 +19,7 @@ def test_env_spaces_and_a_full_episode():
     env = raspisnoy_poker_v0.env(num_players=4, schedule="single", render_mode="ansi")
     env.reset(seed=3)
     obs_space = env.observation_space("player_0")
-    assert obs_space["observation"].shape == (encoding.size(4),) == (666,)
+    assert obs_space["observation"].shape == (encoding.schema(4).size,) == (666,)
     assert env.action_space("player_0").n == 87
     total = dict.fromkeys(env.possible_agents, 0.0)
     rng = np.random.default_rng(0)
@@ -86,32 +86,37 @@ def test_observation_layout():
     g = new_game(THREE, "7d", dealer=2)
     act(g, "bid 1", "bid 2", "bid 1")
     act(g, joker("RJ", "high"), "Ad")
-    o = encoding.layout(3)
+    schema = encoding.schema(3)
+    assert g.observation_schema is schema and schema.size == 186 + 120 * 3
     obs = g.observe(2)  # seat 2 to act: seat 0 is relative seat 1, seat 1 is relative seat 2
-    assert obs[[card(c) for c in ("Kd", "Qh", "4c")]].tolist() == [1, 1, 1] and obs[:54].sum() == 3
-    seat0, seat1 = o["trick"] + 56 * 1, o["trick"] + 56 * 2
-    assert obs[seat0 + 52] == 1 and obs[seat0 + 54] == 1  # red joker, declared high
-    assert obs[seat1 + card("Ad")] == 1 and obs[seat1 + 54] == 0
-    assert obs[o["led"] + D] == 1 and obs[o["trump"] + D] == 1 and obs[o["trump_card"] + card("7d")] == 1
-    assert obs[o["bids"] : o["bids"] + 3].tolist() == pytest.approx([1 / 18, 1 / 18, 2 / 18])
-    assert obs[o["has_bid"] : o["has_bid"] + 3].tolist() == [1, 1, 1]
-    assert obs[o["kind"]] == 1 and obs[o["phase"] + 1] == 1
-    assert obs[o["dealer"]] == 1 and obs[o["leader"] + 1] == 1
+
+    def v(name):
+        return schema.view(obs, name)
+
+    assert v("hand")[[card(c) for c in ("Kd", "Qh", "4c")]].tolist() == [1, 1, 1] and v("hand").sum() == 3
+    seat0, seat1 = v("trick")[1], v("trick")[2]
+    assert seat0[52] == 1 and seat0[54] == 1  # red joker, declared high
+    assert seat1[card("Ad")] == 1 and seat1[54] == 0
+    assert v("led")[D] == 1 and v("trump")[D] == 1 and v("trump_card")[card("7d")] == 1
+    assert v("bids").tolist() == pytest.approx([1 / 18, 1 / 18, 2 / 18])
+    assert v("has_bid").tolist() == [1, 1, 1]
+    assert v("kind")[0] == 1 and v("phase")[1] == 1
+    assert v("dealer")[0] == 1 and v("leader")[1] == 1
     act(g, "Kd", "2s", "9s", "Qh")  # seat 2 shows it has no spades (and no trumps)
     obs = g.observe(0)
-    assert obs[o["voids"] + 4 * 2 + 0] == 1 and obs[o["voids"] + 4 * 2 + D] == 1
-    assert obs[o["played"] + 52] == 1 and obs[o["played"] + card("Ad")] == 1
+    assert v("voids")[2, 0] == 1 and v("voids")[2, D] == 1
+    assert v("played")[52] == 1 and v("played")[card("Ad")] == 1
 
 
 def test_observation_forehead_block():
     g = new_game(["As", "Kd", "2c", "RJ"], "5h", dealer=3, kind="forehead")
-    o = encoding.layout(4)
+    schema = encoding.schema(4)
     obs = g.observe(1)
-    assert obs[: o["played"]].sum() == 0 and obs[o["hidden"]] == 1
-    vis = o["visible"]
-    assert obs[vis + 54 * 3 + card("As")] == 1  # seat 0 is relative seat 3 for seat 1
-    assert obs[vis + 54 * 1 + card("2c")] == 1 and obs[vis + 54 * 2 + 52] == 1
-    assert obs[vis : vis + 54].sum() == 0
+    assert obs[schema.slice("hand")].sum() == 0 and schema.view(obs, "hidden")[0] == 1
+    vis = schema.view(obs, "visible")
+    assert vis[3, card("As")] == 1  # seat 0 is relative seat 3 for seat 1
+    assert vis[1, card("2c")] == 1 and vis[2, 52] == 1
+    assert vis[0].sum() == 0
 
 
 def test_determinize_keeps_views_and_respects_known_voids():

@@ -1,0 +1,28 @@
+"""Argument types shared by the commands: values argparse itself checks, so a bad one is a usage error."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds > 0 (``nan``, ``inf`` and ``0`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds > 0, got {text!r}")
+    return value
+
+
+def port(text: str) -> int:
+    """A TCP port, 0..65535 (0: any free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535 (0 picks a free one), got {value}")
+    return value

@@ -1,0 +1,101 @@
+"""Policy files: convert a trusted Stable-Baselines3 zip into pokerzoo's code-free format, or show one.
+
+Examples:
+
+    pokerzoo policy convert --trust runs/old/final/policy.zip
+    pokerzoo policy convert --trust model.zip --game perico --out policies/mine.json
+    pokerzoo policy show agents/policies/perico/ppo.json
+
+A pokerzoo policy is NAME.json (the document: game, options, sizes,
+architecture, provenance) and NAME.safetensors (the weights); loading one
+runs no code. A Stable-Baselines3 zip holds pickled Python objects, and
+loading it runs whatever code they carry: `convert` opens one only with
+--trust, which says that you know where the file comes from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy
+from pokerzoo.evaluation.tournament import parse_config_pairs
+from pokerzoo.training.policy_export import TRUST_NOTE, convert_sb3_zip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+    convert = sub.add_parser(
+        "convert",
+        help="convert a trusted Stable-Baselines3 zip into NAME.json + NAME.safetensors",
+        description="Convert a Stable-Baselines3 MaskablePPO zip into a pokerzoo policy. " + TRUST_NOTE,
+    )
+    convert.add_argument("file", help="the Stable-Baselines3 zip")
+    convert.add_argument(
+        "--trust",
+        action="store_true",
+        help="you trust FILE: loading it unpickles Python objects, which can run any code",
+    )
+    convert.add_argument(
+        "--out", metavar="NAME.json", help="the policy document to write (default: FILE's name, .json)"
+    )
+    convert.add_argument("--game", help="the game, when the zip does not say (zips from other tools)")
+    convert.add_argument(
+        "--options", nargs="*", default=None, metavar="KEY=VALUE", help="the game options, when the zip does not say"
+    )
+    convert.add_argument("--weights", choices=WEIGHT_DTYPES, default="float32", help="how the weights are stored")
+    convert.add_argument("--provenance", metavar="JSON", help="a JSON object merged into the document's provenance")
+    convert.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
+    show = sub.add_parser("show", help="check a policy file and print its document (weights summarised)")
+    show.add_argument("file", help="NAME.json or NAME.safetensors")
+
+
+def run(args: argparse.Namespace) -> int:
+    return _convert(args) if args.action == "convert" else _show(args)
+
+
+def _convert(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    out = Path(args.out) if args.out else source.with_suffix(".json")
+    if out.suffix != ".json":
+        raise ValueError(f"--out {out}: a policy document is NAME.json (its weights go to NAME.safetensors)")
+    if not args.trust:
+        raise PolicyFileError(f"refusing to open {source} without --trust. {TRUST_NOTE}")
+    for path in (out, out.with_suffix(".safetensors")):
+        if path.exists() and not args.force:
+            raise ValueError(f"{path} exists; give another --out or --force")
+    provenance = None
+    if args.provenance:
+        try:
+            provenance = json.loads(Path(args.provenance).read_text())
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"--provenance {args.provenance}: not a readable JSON file ({exc})") from None
+        if not isinstance(provenance, dict):
+            raise ValueError(f"--provenance {args.provenance}: expected a JSON object")
+    written = convert_sb3_zip(
+        source,
+        out,
+        trust=True,
+        game=args.game,
+        options=None if args.options is None else parse_config_pairs(args.options),
+        dtype=args.weights,
+        provenance=provenance,
+    )
+    print(f"wrote {written} and {written.with_suffix('.safetensors')} (checked against torch's logits)")
+    print(f"play it with: --agents policy:{written}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    pf = read_policy(args.file)
+    doc = pf.document
+    print(f"{pf.path}: a pokerzoo policy for {doc['game']} (weights {doc['weights']['dtype']}, checked)")
+    for part, layers in (("actor", pf.actor), ("critic", pf.critic)):
+        if layers:
+            widths = [doc["observation_size"], *(pf.tensors[x.weight].shape[0] for x in layers)]
+            acts = ", ".join(x.activation for x in layers)
+            print(f"  {part}: {' -> '.join(str(w) for w in widths)} ({acts})")
+    print(json.dumps(doc, indent=2))
+    return 0

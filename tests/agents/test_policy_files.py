@@ -1,0 +1,177 @@
+"""Policy files hold no code: shipped policies keep their logits bit for bit, conversion needs --trust,
+and a broken, mixed-up or tampered file is refused with PolicyFileError."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.policy import PolicyAgent, load_policy_net, shipped_policies
+from pokerzoo.agents.policy_file import PolicyFileError, read_policy
+from pokerzoo.agents.registry import make_agent
+from pokerzoo.envs import canonical
+
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "policy_reference"
+SHIPPED = ["caribbean_stud", "mexican_poker", "perico", "breed_the_heifer", "raspisnoy_poker"]
+
+
+def digest(a: np.ndarray) -> bytes:
+    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).digest()
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_converted_shipped_policy_gives_the_old_actors_logits_bit_for_bit(game):
+    """tests/data/policy_reference/<game>.npz holds 400 real observations and 100 random ones, with the
+    SHA-256 of the logits the zip-reading numpy actor gave for each (recorded before the zips were
+    converted, from the very ppo.zip files): the converted files must give the same bits."""
+    ref = np.load(REFERENCE / f"{game}.npz")
+    net = load_policy_net(shipped_policies(game)["ppo"])
+    obs = ref["observations"]
+    rows = [digest(net.logits(o)) for o in obs]
+    assert rows == [x.tobytes() for x in ref["logits_sha256"]]
+    assert digest(net.logits(obs)) == ref["batch_logits_sha256"].tobytes()
+    np.testing.assert_array_equal(np.stack([net.logits(o) for o in obs[:8]]), ref["first_logits"])
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_shipped_policy_documents_carry_their_provenance(game):
+    doc = read_policy(shipped_policies(game)["ppo"]).document
+    prov = doc["provenance"]
+    assert canonical(prov["config"]["game"]) == doc["game"] == canonical(game)
+    assert prov["training_commands"] and prov["evaluation"]
+    assert prov["converted_from"]["file"] == "ppo.zip" and len(prov["converted_from"]["sha256"]) == 64
+    assert doc["architecture"]["critic"], "the critic travels too (fine-tuning with init_from)"
+
+
+def test_the_package_ships_no_pickles():
+    root = Path(__file__).resolve().parents[2] / "agents" / "policies"
+    assert not [p for p in root.rglob("*") if p.suffix in (".zip", ".pkl", ".pt", ".pth")]
+
+
+@pytest.fixture(scope="module")
+def sb3_zip(tmp_path_factory):
+    """A small MaskablePPO model saved as Stable-Baselines3 saves it (weights perturbed off their init)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from pokerzoo.training.single_seat import SingleSeatEnv
+
+    model = MaskablePPO(
+        "MlpPolicy",
+        SingleSeatEnv("perico", {"num_players": 3}),
+        n_steps=8,
+        batch_size=8,
+        seed=5,
+        device="cpu",
+        policy_kwargs={"net_arch": [48, 24], "activation_fn": torch.nn.ReLU},
+    )
+    with torch.no_grad():
+        for p in model.policy.parameters():
+            p.add_(torch.randn_like(p) * 0.3)
+    model.pokerzoo = {"game": "perico_v0", "config": {"num_players": 3}, "timesteps": 0}
+    path = tmp_path_factory.mktemp("sb3") / "model.zip"
+    model.save(str(path))
+    return path, model
+
+
+def test_conversion_keeps_the_old_numpy_actors_logits_bit_for_bit(sb3_zip, tmp_path):
+    from pokerzoo.agents.policy import PolicyNet
+    from pokerzoo.training.policy_export import convert_sb3_zip, numpy_actor
+
+    path, model = sb3_zip
+    out = convert_sb3_zip(path, tmp_path / "mine.json", trust=True)
+    old, new = PolicyNet(numpy_actor(model.policy), {}), load_policy_net(out)
+    rng = np.random.default_rng(0)
+    obs = np.concatenate([rng.random((1500, new.observation_size), dtype=np.float32),
+                          rng.integers(0, 2, (500, new.observation_size)).astype(np.float32)])  # fmt: skip
+    for o in obs:
+        assert np.array_equal(old.logits(o), new.logits(o))
+    assert np.array_equal(old.logits(obs), new.logits(obs))
+    doc = read_policy(out).document
+    assert doc["game"] == "perico_v0" and doc["options"] == {"num_players": 3}
+    assert [x["activation"] for x in doc["architecture"]["actor"]] == ["relu", "relu", "identity"]
+    agent = PolicyAgent(out, env_name="perico")
+    assert agent.meta["provenance"]["converted_from"]["file"] == "model.zip"
+
+
+def test_conversion_needs_trust_and_the_cli_says_what_trusting_means(sb3_zip, tmp_path, capsys):
+    from pokerzoo.cli.main import main
+    from pokerzoo.training.policy_export import convert_sb3_zip
+
+    path, _ = sb3_zip
+    with pytest.raises(PolicyFileError, match="without --trust"):
+        convert_sb3_zip(path, tmp_path / "x.json", trust=False)
+    assert main(["policy", "convert", str(path), "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "without --trust" in err and "runs whatever code it carries" in err and "Traceback" not in err
+    assert not (tmp_path / "x.json").exists()
+    out = tmp_path / "y.json"
+    assert main(["policy", "convert", "--trust", str(path), "--out", str(out), "--weights", "float16"]) == 0
+    assert read_policy(out).document["weights"]["dtype"] == "float16"
+    assert main(["policy", "convert", "--trust", str(path), "--out", str(out)]) == 2  # no silent overwrite
+    assert "exists" in capsys.readouterr().err
+    assert main(["policy", "show", str(out)]) == 0
+    assert "actor: 423 -> 48 -> 24 -> 40" in capsys.readouterr().out.replace("423", "423")  # perico, 3 players
+
+
+def test_an_sb3_zip_is_refused_as_a_policy_with_the_way_out(sb3_zip):
+    path, _ = sb3_zip
+    for spec in (f"policy:{path}", f"policy:{path.parent}"):
+        with pytest.raises(PolicyFileError, match="convert --trust"):
+            make_agent("perico", spec)
+
+
+@pytest.fixture
+def policy_copy(tmp_path) -> Path:
+    src = shipped_policies("caribbean_stud")["ppo"]
+    shutil.copy(src, tmp_path / "p.json")
+    shutil.copy(src.with_suffix(".safetensors"), tmp_path / "ppo.safetensors")
+    return tmp_path / "p.json"
+
+
+def _edit(path: Path, change) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        (lambda d: d.update(format="pokerzoo.policy/9"), "not a pokerzoo policy document"),
+        (lambda d: d.update(game="chess"), "unknown game"),
+        (lambda d: d.update(observation_size=180), r"do not take 180 inputs"),
+        (lambda d: d.update(num_actions=3), "ends with 2 outputs, expected 3"),
+        (lambda d: d["architecture"]["actor"][0].update(activation="exec"), "activation"),
+        (lambda d: d["architecture"]["actor"][0].update(weight="nope"), "names tensor 'nope'"),
+        (lambda d: d["weights"].update(file="../ppo.safetensors"), "beside the document"),
+        (lambda d: d["weights"].update(sha256="0" * 64), "does not belong to"),
+        (lambda d: d["weights"].update(dtype="float16"), "the document says float16"),
+        (lambda d: d.update(options={"boxes": 9}), "boxes"),
+    ],
+)
+def test_a_broken_or_tampered_policy_is_refused_naming_the_problem(policy_copy, change, match):
+    from pokerzoo.envs.engine.options import ConfigError
+
+    _edit(policy_copy, change)
+    with pytest.raises((PolicyFileError, ConfigError), match=match):
+        PolicyAgent(policy_copy, env_name="caribbean_stud")
+
+
+def test_the_writer_refuses_to_leave_a_file_the_reader_would_refuse(policy_copy):
+    from safetensors.numpy import load
+
+    from pokerzoo.agents.policy_file import write_policy
+
+    tensors = load(policy_copy.with_name("ppo.safetensors").read_bytes())
+    bad = {k: v.copy() for k, v in tensors.items()}
+    next(iter(bad.values())).flat[0] = np.inf
+    doc = json.loads(policy_copy.read_text())
+    with pytest.raises(PolicyFileError, match="NaN or infinite"):
+        write_policy(policy_copy.with_name("inf.json"), doc, bad)
+    assert not list(policy_copy.parent.glob("inf.*"))

@@ -1,0 +1,223 @@
+"""From torch to policy files and back: the trainer's saves, ``init_from``, and converting trusted SB3 zips.
+
+The files are ``pokerzoo.agents.policy_file``'s (a JSON document and
+safetensors weights, no code). This module is the torch side: it writes the
+whole actor-critic state dict of an SB3 policy with a document describing
+its actor and critic, loads such a file back into a torch policy (fine-tuning
+with ``init_from``, exact resume), and converts a Stable-Baselines3 zip,
+which is the one place a pickle is ever opened, and only when the user says
+the file is trusted (``pokerzoo policy convert --trust FILE``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn as nn
+from stable_baselines3.common.torch_layers import FlattenExtractor
+
+from pokerzoo.agents.policy import PolicyNet
+from pokerzoo.agents.policy_file import PolicyFileError, read_policy, write_policy
+from pokerzoo.envs import game_class
+from pokerzoo.envs.registry import canonical
+from pokerzoo.evaluation.history import to_jsonable
+
+# torch module class -> the activation name in a policy document
+ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.ELU: "elu"}
+TRUST_NOTE = (
+    "A Stable-Baselines3 zip stores parts of the model as pickled Python objects (policy_class, "
+    "policy_kwargs, the observation and action spaces, the schedules, the rollout buffer class), and "
+    "MaskablePPO.load unpickles them with cloudpickle: a crafted zip runs whatever code it carries, with "
+    "your permissions, the moment it is loaded. Trusting a file means you know who made it and that it "
+    "was not changed since (your own training run, say). The converted files (JSON + safetensors) hold "
+    "no code and are safe to share."
+)
+
+
+def _linear_layers(modules, names: dict[int, str], where: str) -> list[dict]:
+    """Linear layers of ``modules`` in order, each with the activation that follows it."""
+    layers: list[dict] = []
+    for m in modules:
+        if isinstance(m, nn.Linear):
+            if m.bias is None:
+                raise ValueError(f"{where}: a Linear layer without bias is not supported")
+            name = names[id(m)]
+            layers.append({"weight": f"{name}.weight", "bias": f"{name}.bias", "activation": "identity"})
+        elif type(m) in ACTIVATION_NAMES and layers and layers[-1]["activation"] == "identity":
+            if isinstance(m, nn.LeakyReLU) and m.negative_slope != 0.01:
+                raise ValueError(f"{where}: LeakyReLU with slope {m.negative_slope} is not supported (only 0.01)")
+            if isinstance(m, nn.ELU) and m.alpha != 1.0:
+                raise ValueError(f"{where}: ELU with alpha {m.alpha} is not supported (only 1.0)")
+            layers[-1]["activation"] = ACTIVATION_NAMES[type(m)]
+        else:
+            raise ValueError(f"{where}: unsupported layer in the policy network: {m!r}")
+    return layers
+
+
+def architecture(policy) -> dict:
+    """The actor and critic of an SB3 MLP actor-critic policy, as a policy document describes them."""
+    for extractor in {id(x): x for x in (policy.features_extractor, getattr(policy, "pi_features_extractor", None),
+                                         getattr(policy, "vf_features_extractor", None)) if x is not None}.values():
+        if not isinstance(extractor, FlattenExtractor):
+            raise ValueError(
+                f"only MLP policies on flat observations are supported, got {type(extractor).__name__}"
+            )
+    names = {id(m): name for name, m in policy.named_modules()}
+    mlp = policy.mlp_extractor
+    return {
+        "kind": "mlp",
+        "actor": _linear_layers([*mlp.policy_net, policy.action_net], names, "actor"),
+        "critic": _linear_layers([*mlp.value_net, policy.value_net], names, "critic"),
+    }  # fmt: skip
+
+
+def policy_tensors(policy) -> dict[str, np.ndarray]:
+    """Every tensor of the policy's state dict as a float32 numpy copy."""
+    return {k: v.detach().cpu().numpy().astype(np.float32, copy=True) for k, v in policy.state_dict().items()}
+
+
+def policy_document(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
+    """The document of a policy trained with config ``cfg`` for ``steps`` steps (weights added on writing)."""
+    game = game_class(cfg["game"])(seed=0, **cfg["options"])
+    return {
+        "game": cfg["game"],
+        "options": to_jsonable(cfg["options"]),
+        "observation_size": int(game.observation_size),
+        "num_actions": int(game.num_actions),
+        "provenance": {"run": cfg["name"], "timesteps": int(steps), "config": to_jsonable(cfg), **dict(extra or {})},
+    }
+
+
+def save_policy(policy, path: Path, document: Mapping, dtype: str = "float32") -> Path:
+    """Write ``policy`` (an SB3 actor-critic policy, or a model holding one) as ``PATH.json`` + ``PATH.safetensors``."""
+    policy = getattr(policy, "policy", policy)
+    return write_policy(path, {**document, "architecture": architecture(policy)}, policy_tensors(policy), dtype)
+
+
+def load_policy_weights(policy, path: str | Path, what: str = "policy") -> Path:
+    """Copy the weights of policy file ``path`` into the torch ``policy`` (same architecture required)."""
+    pf = read_policy(path)
+    mine = policy.state_dict()
+    if set(pf.tensors) != set(mine):
+        missing, extra = sorted(set(mine) - set(pf.tensors)), sorted(set(pf.tensors) - set(mine))
+        raise ValueError(
+            f"{what} ({pf.path}): its network does not match ppo.net_arch/activation of this run (missing "
+            f"tensors {missing[:4]}, unexpected {extra[:4]}; a file without the critic cannot be trained on)"
+        )
+    for k, t in pf.tensors.items():
+        if tuple(t.shape) != tuple(mine[k].shape):
+            raise ValueError(
+                f"{what} ({pf.path}): its network does not match ppo.net_arch/activation of this run: tensor "
+                f"{k} is {tuple(t.shape)}, this network's {tuple(mine[k].shape)}"
+            )
+    policy.load_state_dict({k: torch.from_numpy(np.array(t, dtype=np.float32)) for k, t in pf.tensors.items()})
+    return pf.path
+
+
+def numpy_actor(policy) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    """The actor copied out of a torch policy exactly as the zip-reading agent did (the tests' reference).
+
+    Weight ``[in, out]`` float32 C-contiguous, bias float32, activation name per layer.
+    """
+    layers: list[tuple[np.ndarray, np.ndarray, str]] = []
+    for m in [*policy.mlp_extractor.policy_net, policy.action_net]:
+        if isinstance(m, nn.Linear):
+            w = m.weight.detach().cpu().numpy().T.astype(np.float32)
+            b = m.bias.detach().cpu().numpy().astype(np.float32)
+            layers.append((np.ascontiguousarray(w), b, "identity"))
+        elif type(m) in ACTIVATION_NAMES and layers:
+            w, b, _ = layers[-1]
+            layers[-1] = (w, b, ACTIVATION_NAMES[type(m)])
+        else:
+            raise ValueError(f"unsupported layer in the policy network: {m!r}")
+    return layers
+
+
+def load_sb3_zip_trusted(path: str | Path, env=None):
+    """``MaskablePPO.load`` on the CPU: UNPICKLES code from the zip. Only for files the user trusts.
+
+    The training schedules are replaced (not needed to play); the global RNGs
+    are saved and restored around the load, which draws from them.
+    """
+    # Deferred: sb3-contrib takes a while to import, and only conversion reads its zips.
+    from sb3_contrib import MaskablePPO
+
+    custom = {"learning_rate": 0.0, "lr_schedule": lambda _: 0.0, "clip_range": lambda _: 0.0}
+    saved = (torch.get_rng_state(), np.random.get_state(), random.getstate())
+    try:
+        return MaskablePPO.load(str(path), env=env, device="cpu", custom_objects=custom)
+    finally:
+        torch.set_rng_state(saved[0])
+        np.random.set_state(saved[1])
+        random.setstate(saved[2])
+
+
+def convert_sb3_zip(
+    source: str | Path,
+    dest: str | Path,
+    *,
+    trust: bool,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    dtype: str = "float32",
+    provenance: Mapping[str, Any] | None = None,
+) -> Path:
+    """Convert the SB3 zip ``source`` (trusted: see ``TRUST_NOTE``) into the policy files ``dest``.
+
+    The game and options come from the zip's ``pokerzoo`` attribute (written
+    by pokerzoo's trainer before the new format) or from ``game``/``options``.
+    The numpy actor of the written file is checked against torch's own logits.
+    """
+    if not trust:
+        raise PolicyFileError(f"refusing to convert {source} without --trust. {TRUST_NOTE}")
+    source = Path(source)
+    if not source.is_file():
+        raise FileNotFoundError(f"{str(source)!r} not found")
+    model = load_sb3_zip_trusted(source)
+    meta = dict(getattr(model, "pokerzoo", None) or {})
+    name = canonical(game or meta.get("game") or "")
+    opts = dict(options if options is not None else meta.get("config") or {})
+    probe = game_class(name)(seed=0, **opts)
+    obs_shape, n_actions = model.observation_space.shape, getattr(model.action_space, "n", None)
+    if obs_shape != (probe.observation_size,) or n_actions != probe.num_actions:
+        raise PolicyFileError(
+            f"{source}: the model takes observations {obs_shape} and {n_actions} actions; {name} with options "
+            f"{opts} has ({probe.observation_size},) and {probe.num_actions}"
+        )
+    extra = {k: v for k, v in meta.items() if k not in ("format", "game", "config", "observation_size", "num_actions")}
+    document = {
+        "game": name,
+        "options": to_jsonable(opts or probe.config),
+        "observation_size": probe.observation_size,
+        "num_actions": probe.num_actions,
+        "provenance": {
+            **to_jsonable(extra),
+            **to_jsonable(dict(provenance or {})),
+            "converted_from": {"file": source.name, "sha256": hashlib.sha256(source.read_bytes()).hexdigest()},
+        },
+    }
+    out = save_policy(model.policy, Path(dest), document, dtype)
+    check_against_torch(model.policy, out)
+    return out
+
+
+def check_against_torch(policy, path: Path, samples: int = 256) -> None:
+    """The numpy actor of policy file ``path`` gives the torch policy's logits (up to float16 rounding)."""
+    pf = read_policy(path)
+    net = PolicyNet(pf.actor_arrays(), pf.document)
+    probe = np.random.default_rng(0).random((samples, net.observation_size), dtype=np.float32)
+    with torch.no_grad():
+        expected = policy.get_distribution(torch.as_tensor(probe)).distribution.logits.numpy()
+    got = net.logits(probe)
+    got = got - got.max(1, keepdims=True)
+    got = got - np.log(np.exp(got).sum(1, keepdims=True))
+    tol = 1e-4 if pf.document["weights"]["dtype"] == "float32" else 5e-2
+    if not np.allclose(got, expected, atol=tol, rtol=tol):
+        worst = float(np.abs(got - expected).max())
+        raise PolicyFileError(f"{path}: the numpy actor disagrees with torch by {worst:.3g}; unsupported network")
