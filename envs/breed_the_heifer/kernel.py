@@ -226,7 +226,7 @@ def _act(state, params, i, action):
         state.live[i] -= 1
     elif action == CALL:
         _put(state, i, p, min(state.current_bet[i] - state.bets[i, p], state.stacks[i, p]))
-    elif action == BET or action == RAISE:
+    elif action in (BET, RAISE):
         target = (state.complete[i] + 1) * state.bet_size[i]
         _put(state, i, p, min(target - state.bets[i, p], state.stacks[i, p]))
         complete = state.bets[i, p] == target
@@ -252,7 +252,7 @@ def _act(state, params, i, action):
 
 @kernel(inline=True)
 def legal(state, params, i, mask):
-    """``LimitBetting.legal`` for the seat to act into ``mask`` (fold, check, call, bet, raise; zeroed by the caller)."""
+    """``LimitBetting.legal`` for the seat to act, into ``mask`` (zeroed by the caller)."""
     p = state.to_act[i]
     owe = state.current_bet[i] - state.bets[i, p]
     if owe > 0:

@@ -84,7 +84,7 @@ def _kickers(nibbles, used, cnt, available, ex1, ex2, k, leftover):
     for r in range(ACE, -1, -1):
         if taken == k:
             break
-        if r == ex1 or r == ex2:
+        if r in (ex1, ex2):
             continue
         c = _count(cnt, r)
         while c > 0 and taken < k:
