@@ -1,0 +1,7 @@
+"""Batched opponents built on scripted agents: a game's scripted agent as a compiled decision rule over a batched
+env's state arrays (``act(env, rows)``, ``seed(seed)``; see ``pokerzoo.envs.batched.opponents``).
+
+Each module ports one game's scripted agent and is differential-tested against it:
+the same decision on the same state (and, for agents that draw, from the same
+random stream). ``breed_the_heifer``: ``EquityOpponent``.
+"""
