@@ -5,7 +5,7 @@ any player), ``double_ace_flush``, the ante, the small and big bets,
 ``max_raises``, one stack for all or one per seat, several hands per episode
 (stacks carried, the button moving to the next seat with chips, busted seats
 sitting out, the episode ending when one seat holds every chip). The flow is
-``game.py``'s (``_start``, ``_new_hand``, ``_proceed``, ``_deal_street``,
+``game.py``'s (``_start``, ``_new_hand``, ``_proceed``, ``_deal_street`` with ``_open_round``,
 ``_open_round``, ``_settle``), the chips are ``engine.betting.LimitBetting``'s
 (fixed-limit rounds, incomplete all-in bets, side pots, odd chips clockwise
 from the dealer's left), the wild rank is ``wilds.WildTracker``'s, the hand
@@ -294,8 +294,9 @@ def _open_round(state, params, i):
     _start_round(state, params, i, bet_size, state.opener[i])
 
 
-@kernel(inline=True)
+@kernel
 def _new_hand(state, params, chance, i):
+    """``_new_hand``: antes, the shuffle, 3rd street's cards and its betting round (once a hand: not inlined)."""
     n = params.n
     live = 0
     for p in range(n):
@@ -337,9 +338,11 @@ def _new_hand(state, params, chance, i):
     _open_round(state, params, i)
 
 
-@kernel(inline=True)
-def _deal_street(state, params, i):
+@kernel
+def _next_street(state, params, i):
+    """The next street's cards (``_deal_street``) and its betting round (once a street: not inlined)."""
     n = params.n
+    state.street[i] += 1
     street = state.street[i]
     for k in range(1, n + 1):
         p = (state.dealer[i] + k) % n
@@ -348,6 +351,7 @@ def _deal_street(state, params, i):
     if street == SIXTH_STREET:
         state.pending[i] = 0  # ``no_more_up_cards``: a pair pending after the last up card lapses
     _update_keys(state, params, i)
+    _open_round(state, params, i)
 
 
 @kernel
@@ -450,9 +454,7 @@ def _proceed(state, params, chance, i, rewards):
             if _settle(state, params, chance, i, rewards):
                 return TERMINATED
         else:
-            state.street[i] += 1
-            _deal_street(state, params, i)
-            _open_round(state, params, i)
+            _next_street(state, params, i)
     return RUNNING
 
 
