@@ -5,7 +5,7 @@ any player), ``double_ace_flush``, the ante, the small and big bets,
 ``max_raises``, one stack for all or one per seat, several hands per episode
 (stacks carried, the button moving to the next seat with chips, busted seats
 sitting out, the episode ending when one seat holds every chip). The flow is
-``game.py``'s (``_start``, ``_new_hand``, ``_proceed``, ``_deal_street`` with ``_open_round``,
+``game.py``'s (``_start``, ``_new_hand``, ``_proceed``, ``_deal_street``,
 ``_open_round``, ``_settle``), the chips are ``engine.betting.LimitBetting``'s
 (fixed-limit rounds, incomplete all-in bets, side pots, odd chips clockwise
 from the dealer's left), the wild rank is ``wilds.WildTracker``'s, the hand
