@@ -37,6 +37,7 @@ from pokerzoo.agents.registry import make_agent
 from pokerzoo.cli.benchmarks import CLOCKS, _rate, aec_steps_per_second, openspiel_random_play_rate
 from pokerzoo.envs import canonical, env_module
 from pokerzoo.envs.batched import make, rng
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 
@@ -231,7 +232,7 @@ def _batched_opponent(name: str, seed: int):
 def scripted_agent_rates(
     name: str,
     rows: int = 1024,
-    steps: int = 8,
+    steps: int = 24,
     *,
     seconds: float = 2.0,
     clock: str = "cpu",
@@ -313,7 +314,7 @@ def scripted_agent_rows(
     name: str,
     *,
     sizes: Iterable[int] = (64, 1024),
-    steps: int = 8,
+    steps: int = 24,
     seconds: float = 2.0,
     clock: str = "cpu",
     threads: int | None = None,
@@ -321,7 +322,8 @@ def scripted_agent_rows(
     progress: Callable[[str], None] | None = None,
 ) -> list[dict]:
     """The scripted-agent table (empty for a game without a batched scripted agent): the scalar agent, then the
-    batched one serial and on all threads for each N, with the ratio to the scalar agent's decisions/s."""
+    batched one serial and on all threads for each N (all threads from ``PARALLEL_MIN_ROWS`` rows: fewer decide
+    on the serial loop), with the ratio to the scalar agent's decisions/s."""
     if canonical(name) not in SCRIPTED_OPPONENTS:
         return []
     agent_name, where = SCRIPTED_OPPONENTS[canonical(name)]
@@ -340,6 +342,8 @@ def scripted_agent_rows(
                  "decisions timed": int(rates["scalar_decisions"])}
             )  # fmt: skip
         for kind, t, clk in (("serial", 1, clock), ("parallel", all_threads, "wall")):
+            if kind == "parallel" and n < PARALLEL_MIN_ROWS:
+                continue  # fewer rows than this decide on the serial loop anyway
             rows.append(
                 {"agent": f"{where.split(':')[1]} (batched, {kind})", "N": n, "threads": t,
                  "decisions/s": rates[kind], "clock": clk, "vs scalar": f"{rates[kind] / scalar_rate:.1f}x",

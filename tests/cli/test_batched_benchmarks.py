@@ -24,3 +24,10 @@ def test_the_table_has_the_sizes_the_references_and_the_collection_rows():
     assert any(e.startswith("pokerzoo caribbean_stud_v0 raw AEC") for e, _, _ in engines)
     assert any(e.startswith("MaskablePPO") for e, _, _ in engines)
     assert len(labels) == len(rows) and all(r["agent-steps/s"] > 0 for r in rows)
+
+
+def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
+    rows = bench.scripted_agent_rows("breed_the_heifer", sizes=(8,), steps=3, seconds=0.01)
+    assert [r["agent"] for r in rows] == ["equity (scalar, agents registry)", "EquityOpponent (batched, serial)"]
+    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == 24
+    assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
