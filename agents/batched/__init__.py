@@ -2,6 +2,7 @@
 env's state arrays (``act(env, rows)``, ``seed(seed)``; see ``pokerzoo.envs.batched.opponents``).
 
 Each module ports one game's scripted agent and is differential-tested against it:
-the same decision on the same state (and, for agents that draw, from the same
-random stream). ``breed_the_heifer``: ``EquityOpponent``.
+the same decision on the same state (and, for an agent that draws random numbers,
+from the same random stream). ``raspisnoy_poker``: ``HeuristicOpponent``;
+``breed_the_heifer``: ``EquityOpponent``.
 """

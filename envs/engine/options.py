@@ -109,7 +109,7 @@ class OptionSet:
         return {name: o.default for name, o in self.options.items()}
 
     def validate(self, given: dict) -> dict:
-        unknown = sorted(set(given) - set(self.options))
+        unknown = sorted(str(k) if isinstance(k, str) else repr(k) for k in set(given) - set(self.options))
         if unknown:
             raise ConfigError(
                 f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "

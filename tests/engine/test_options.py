@@ -45,3 +45,10 @@ def test_describe_lists_every_option():
     rows = list(make_set().describe())
     assert [r[0] for r in rows] == ["num_players", "deck", "rate", "flag"]
     assert rows[0][2] == "int in 2..10"
+
+
+def test_keys_that_are_not_strings_are_named_in_the_error():
+    """A YAML file holding only ``?`` reads as ``{None: None}``: an unknown option, not a crash."""
+    options = OptionSet(Option("seed", 0, "a seed", kind=int))
+    with pytest.raises(ConfigError, match=r"unknown options 3, None; known options: seed"):
+        options.validate({None: None, 3: 1})
