@@ -45,6 +45,7 @@ SIZES = (1, 64, 1024, 8192)
 # env id -> (the scalar agent's name in the agents registry, its batched port as "module:class")
 SCRIPTED_OPPONENTS = {
     "breed_the_heifer_v0": ("equity", "pokerzoo.agents.batched.breed_the_heifer:EquityOpponent"),
+    "raspisnoy_poker_v0": ("heuristic", "pokerzoo.agents.batched.raspisnoy_poker:HeuristicOpponent"),
 }
 
 
