@@ -72,7 +72,8 @@ GAMES: dict[str, GameSpec] = {
         # drawn rounds included; knocking is not a bid
         GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
         # betting metrics come from the action names
-        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand"),
+        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand",
+                 batched="pokerzoo.envs.breed_the_heifer.kernel"),
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",

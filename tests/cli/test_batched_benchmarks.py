@@ -1,8 +1,12 @@
 """The batched benchmark's measurements run (tiny budgets: these are not timed tests) and its table has every row."""
 
+import importlib
+
 import pytest
 
+from pokerzoo.agents.registry import agent_names
 from pokerzoo.cli import batched_benchmarks as bench
+from pokerzoo.envs.batched import BATCHED_GAMES
 
 
 def test_each_measurement_runs_and_counts_steps():
@@ -24,3 +28,17 @@ def test_the_table_has_the_sizes_the_references_and_the_collection_rows():
     assert any(e.startswith("pokerzoo caribbean_stud_v0 raw AEC") for e, _, _ in engines)
     assert any(e.startswith("MaskablePPO") for e, _, _ in engines)
     assert len(labels) == len(rows) and all(r["agent-steps/s"] > 0 for r in rows)
+
+
+def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
+    rows = bench.scripted_agent_rows("breed_the_heifer", sizes=(8,), steps=3, seconds=0.01)
+    assert [r["agent"] for r in rows] == ["equity (scalar, agents registry)", "EquityOpponent (batched, serial)"]
+    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == 24
+    assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
+
+
+def test_every_scripted_opponent_is_a_registered_agent_with_a_batched_port():
+    for env_id, (agent, where) in bench.SCRIPTED_OPPONENTS.items():
+        assert env_id in BATCHED_GAMES and agent in agent_names(env_id)
+        module, cls = where.split(":")
+        assert callable(getattr(importlib.import_module(module), cls))
