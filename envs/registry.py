@@ -77,7 +77,7 @@ GAMES: dict[str, GameSpec] = {
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
-                 demo_options={"schedule": "single"}),
+                 demo_options={"schedule": "single"}, batched="pokerzoo.envs.raspisnoy_poker.kernel"),
         # the teaching example of docs/adding_a_game.md
         GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True),
     )
