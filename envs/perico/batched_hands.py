@@ -16,6 +16,14 @@ cards in a few operations:
 * ``class_offset[jokers]`` starts the block of hands with that many jokers;
   within it entry ``2 * index + one_suit`` holds the key.
 
+Hands that are not sorted (the heuristic's Monte Carlo deals) find the same
+entry without sorting, from the sum of per-card codes (``card_code``): a
+base-5 count of the ranks 2..8 and of 9..A, the number of low naturals, the
+jokers and four suit counters, each in its own bit field. The index splits
+at the low/high boundary: the low ranks sort first, so their part of the sum
+depends on the low ranks only (``low_index``) and the high ranks' part on the
+high ranks and how many low ones precede them (``high_index``).
+
 Every class the deck allows is filled from the scalar ranker; entries no hand
 can reach (five of a rank, a suited class with a repeated rank) hold -1.
 ``tests/envs/perico/test_batched.py`` checks the lookup against the scalar
@@ -24,6 +32,7 @@ evaluator on every hand class of both variants and on random hands.
 
 from __future__ import annotations
 
+import itertools
 from math import comb
 from typing import NamedTuple
 
@@ -47,9 +56,19 @@ class PericoTables(NamedTuple):
     binom: np.ndarray  # int64[19, 8]: C(n, k)
     class_offset: np.ndarray  # int64[H + 1]: start of the block of hands with j jokers
     class_keys: np.ndarray  # int64[...]: key by class (module docstring), -1 where no hand is
+    card_code: np.ndarray  # int64[69]: the additive code of each card (``code_entry``)
+    low_index: np.ndarray  # int32[5**7]: the low ranks' part of the multiset index, by their base-5 count
+    high_index: np.ndarray  # int32[7, 5**6]: the high ranks' part, by low naturals and the high base-5 count
+    most_of_a_suit: np.ndarray  # int8[4096]: the largest of four 3-bit suit counters
 
 
 _TABLES: dict[tuple[bool, bool], PericoTables] = {}
+
+# ``card_code`` bit fields: the low ranks (2..8) and the high ranks (9..A) as base-5 counts, the number of low
+# naturals, the jokers, four suit counters
+SPLIT = 7  # ranks below are low
+LOW_SHIFT, HIGH_SHIFT, LOWS_SHIFT, JOKERS_SHIFT, SUITS_SHIFT = 0, 17, 31, 34, 37
+LOW_MASK, HIGH_MASK, COUNT_MASK, SUITS_MASK = (1 << 17) - 1, (1 << 14) - 1, 7, (1 << 12) - 1
 
 
 def perico_tables(six_card: bool, jokers_in_five_of_a_kind: bool = True) -> PericoTables:
@@ -99,7 +118,34 @@ def _build(six_card: bool, jokers_in_five_of_a_kind: bool) -> PericoTables:
         binom=binom,
         class_offset=np.array(offsets, dtype=np.int64),
         class_keys=np.concatenate(blocks),
+        **_code_tables(h),
     )
+
+
+def _code_tables(hand_size: int) -> dict[str, np.ndarray]:
+    """``card_code`` and the split index tables (module docstring) for hands of up to ``hand_size + 1`` cards."""
+    code = np.zeros(NUM_CARD_IDS, dtype=np.int64)
+    for c in range(NUM_CARD_IDS):
+        if c >= FIRST_JOKER:
+            code[c] = 1 << JOKERS_SHIFT
+        elif c < 52:
+            r, s = int(RANK_OF[c]), int(SUIT_OF[c])
+            rank_part = 5**r << LOW_SHIFT | 1 << LOWS_SHIFT if r < SPLIT else 5 ** (r - SPLIT) << HIGH_SHIFT
+            code[c] = rank_part | 1 << (SUITS_SHIFT + 3 * s)
+    low = np.zeros(5**SPLIT, dtype=np.int32)
+    high = np.zeros((hand_size + 1, 5 ** (13 - SPLIT)), dtype=np.int32)
+    for size in range(hand_size + 1):
+        for combo in itertools.combinations_with_replacement(range(SPLIT), size):
+            if max(combo.count(r) for r in set(combo) or {0}) <= 4:
+                low[sum(5**r for r in combo)] = sum(comb(r + i, i + 1) for i, r in enumerate(combo))
+        for combo in itertools.combinations_with_replacement(range(SPLIT, 13), size):
+            if combo and max(combo.count(r) for r in set(combo)) > 4:
+                continue
+            at = sum(5 ** (r - SPLIT) for r in combo)
+            for lows in range(hand_size + 1 - size):
+                high[lows, at] = sum(comb(r + lows + i, lows + i + 1) for i, r in enumerate(combo))
+    most = np.array([max((f >> 3 * s) & 7 for s in range(4)) for f in range(1 << 12)], dtype=np.int8)
+    return {"card_code": code, "low_index": low, "high_index": high, "most_of_a_suit": most}
 
 
 def _representative(ranks: list[int], one_suit: bool) -> list[int]:
@@ -116,10 +162,12 @@ def _representative(ranks: list[int], one_suit: bool) -> list[int]:
 
 # ---------------------------------------------------------------- kernels
 @kernel(inline=True)
-def sorted_key(tables, cards, n):
-    """Key of the ``n``-card hand ``cards[:n]`` (``n`` the variant's hand size), sorted as Perico keeps hands.
+def class_entry(tables, cards, n, skip):
+    """Entry in ``class_keys`` of the hand ``cards[:n]`` without ``cards[skip]`` (-1: none skipped).
 
-    ``tables``: any NamedTuple with ``PericoTables``' fields (the game's params).
+    The cards are sorted as Perico keeps hands and are the variant's hand size
+    (one more with a ``skip``). ``tables``: any NamedTuple with
+    ``PericoTables``' fields (the game's params).
     """
     jokers = 0
     index = 0
@@ -127,6 +175,8 @@ def sorted_key(tables, cards, n):
     suit = -1
     one_suit = 1
     for k in range(n):
+        if k == skip:
+            continue
         c = cards[k]
         if c >= FIRST_JOKER:
             jokers += 1
@@ -138,7 +188,25 @@ def sorted_key(tables, cards, n):
             suit = s
         elif s != suit:
             one_suit = 0
-    return tables.class_keys[tables.class_offset[jokers] + 2 * index + one_suit]
+    return tables.class_offset[jokers] + 2 * index + one_suit
+
+
+@kernel(inline=True)
+def code_entry(tables, code, hand_size):
+    """Entry in ``class_keys`` of the ``hand_size`` cards whose ``card_code`` values sum to ``code`` (any order)."""
+    jokers = (code >> JOKERS_SHIFT) & COUNT_MASK
+    naturals = hand_size - jokers
+    index = tables.low_index[code & LOW_MASK] + tables.high_index[
+        (code >> LOWS_SHIFT) & COUNT_MASK, (code >> HIGH_SHIFT) & HIGH_MASK
+    ]
+    one_suit = 1 if tables.most_of_a_suit[(code >> SUITS_SHIFT) & SUITS_MASK] == naturals else 0
+    return tables.class_offset[jokers] + 2 * index + one_suit
+
+
+@kernel(inline=True)
+def sorted_key(tables, cards, n):
+    """Key of the ``n``-card hand ``cards[:n]`` (``n`` the variant's hand size), sorted as Perico keeps hands."""
+    return tables.class_keys[class_entry(tables, cards, n, -1)]
 
 
 @kernel(inline=True)

@@ -120,6 +120,10 @@ class PericoParams(NamedTuple):
     binom: np.ndarray
     class_offset: np.ndarray
     class_keys: np.ndarray
+    card_code: np.ndarray
+    low_index: np.ndarray
+    high_index: np.ndarray
+    most_of_a_suit: np.ndarray
 
 
 # ---------------------------------------------------------------- cards
