@@ -12,7 +12,10 @@
 * ``batched_speed_rows``: the table ``benchmarks/batched_speed.py`` and
   ``pokerzoo bench batched`` print: the batched engine for N in {1, 64, 1024,
   8192} serial (one core) and parallel on 1 and on all threads, beside the
-  game's AEC env, PettingZoo's ``texas_holdem_v4`` and OpenSpiel's ``oh_hell``.
+  game's AEC env, PettingZoo's ``texas_holdem_v4`` and OpenSpiel's ``oh_hell``;
+* ``scripted_agent_rows``: for a game with a batched scripted agent
+  (``SCRIPTED``), its decisions/s beside its scalar agent's on the same
+  states, the second table of the same run.
 
 Figures from one run compare with each other, not with other machines.
 """
@@ -20,6 +23,7 @@ Figures from one run compare with each other, not with other machines.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Callable, Iterable
 
@@ -29,13 +33,19 @@ import torch
 from pettingzoo.classic import texas_holdem_v4
 from sb3_contrib import MaskablePPO
 
-from pokerzoo.cli.benchmarks import _rate, aec_steps_per_second, openspiel_random_play_rate
-from pokerzoo.envs import env_module
+from pokerzoo.cli.benchmarks import CLOCKS, _rate, aec_steps_per_second, openspiel_random_play_rate
+from pokerzoo.envs import canonical, env_module
 from pokerzoo.envs.batched import make, rng
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 
 SIZES = (1, 64, 1024, 8192)
+# env id -> (module, class, the variants measured) of a batched scripted agent whose ``scalar_twin(row, seat)`` is
+# the scalar agent deciding as it does (the first variant's decisions are checked against the twins')
+SCRIPTED: dict[str, tuple[str, str, tuple[dict, ...]]] = {
+    "perico_v0": ("pokerzoo.agents.batched.perico", "HeuristicOpponent", ({"sampler": "scalar"}, {"sampler": "fast"})),
+}
 
 
 def batched_steps_per_second(
@@ -211,3 +221,92 @@ def batched_speed_rows(
             rate = maskable_ppo_collection_rate(name, n, opponents=opponents, options=options)
             add(f"MaskablePPO collect_rollouts, BatchedVecEnv {env_name}, opponents: {kind}", n, "torch 1", rate)
     return rows
+
+
+def scripted_agent_rows(
+    name: str,
+    *,
+    rows: int = 512,
+    steps: int = 30,
+    scalar_rows: int = 24,
+    clock: str = "cpu",
+    threads: int | None = None,
+    options: dict | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
+    """Decisions/s of the game's batched scripted agent (each variant of ``SCRIPTED``) and of its scalar agent,
+    on the same states: heuristic self-play from seeds 0..rows-1.
+
+    Per variant a serial batched env plays ``steps`` steps of self-play in
+    ``rows`` rows, the agent deciding every row at every step (only its
+    ``act`` timed, per ``clock``), then a parallel env replays them on all
+    threads (wall time; it must decide the same). Then ``scalar_rows`` scalar
+    envs replay the first variant's recorded actions, the scalar twin of each
+    acting seat timed at every decision; it must choose the recorded action.
+    Each side runs alone, so neither evicts the other's data from the caches.
+    The first row is the seconds it took to load (or compile) the kernels.
+    """
+    module, cls_name, variants = SCRIPTED[canonical(name)]
+    cls = getattr(importlib.import_module(module), cls_name)
+    options = options or {}
+    all_threads = threads or numba.config.NUMBA_NUM_THREADS
+    out: list[dict] = []
+
+    def add(agent: str, n: int, threads_used: int, rate: float) -> None:
+        out.append({"agent": agent, "N": n, "threads": threads_used, "decisions/s": rate})
+        if progress is not None:
+            progress(agent)
+
+    start = time.perf_counter()
+    for variant in variants:  # load or compile the decision kernels (serial and parallel)
+        for parallel in (False, True):
+            warm = make(name, PARALLEL_MIN_ROWS, parallel=parallel, **options)
+            warm.reset(seed=0)
+            cls(seed=0, **variant).act(warm, warm.all_rows)
+    out.append({"agent": "kernels loaded (s)", "N": 0, "threads": 0, "decisions/s": time.perf_counter() - start})
+    recorded = None
+    for variant in variants:
+        label = f"batched {cls_name}({', '.join(f'{a}={b!r}' for a, b in variant.items())})"
+        played = np.empty((steps, rows), dtype=np.int64)
+        for parallel in (False, True):
+            now = CLOCKS["wall" if parallel else clock]
+            env = make(name, rows, parallel=parallel, copy=False, **options)
+            env.reset(seed=0)
+            agent = cls(seed=0, **variant)
+            spent = 0.0
+            for t in range(steps):
+                begin = now()
+                actions = agent.act(env, env.all_rows)
+                spent += now() - begin
+                if parallel and not np.array_equal(actions, played[t]):
+                    raise AssertionError(f"{label}, step {t}: the parallel loop decided differently")
+                played[t] = actions
+                env.step(actions)
+            add(label, rows, all_threads if parallel else 1, rows * steps / spent)
+        if recorded is None:
+            recorded = played
+    twins = cls(seed=0, **variants[0])
+    now = CLOCKS[clock]
+    spent, decided = 0.0, 0
+    for r in range(min(scalar_rows, rows)):
+        scalar = env_module(name).raw_env(**options)
+        scalar.reset(seed=r)
+        agents = [twins.scalar_twin(r, p) for p in range(scalar.num_players)]
+        for t in range(steps):
+            game = scalar.game
+            player = game.current_player
+            view, mask = game.view(player), game.legal_mask()
+            begin = now()
+            action = agents[player].act(view, mask)
+            spent += now() - begin
+            decided += 1
+            if action != recorded[t, r]:
+                raise AssertionError(f"row {r}, step {t}: scalar agent {action}, batched {recorded[t, r]}")
+            scalar.step(action)
+            if scalar.game.is_over:
+                scalar.reset()
+    scalar_rate = decided / spent
+    add(f"scalar {type(agents[0]).__name__} (its twin)", 1, 1, scalar_rate)
+    for row in out[1:]:
+        row["vs scalar"] = f"{row['decisions/s'] / scalar_rate:.1f}x"
+    return out

@@ -15,7 +15,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pokerzoo.cli.arguments import positive_seconds
-from pokerzoo.cli.batched_benchmarks import batched_speed_rows
+from pokerzoo.cli.batched_benchmarks import SCRIPTED, batched_speed_rows, scripted_agent_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
 from pokerzoo.envs import ENV_NAMES, canonical, game_class
 from pokerzoo.envs.batched import BATCHED_GAMES
@@ -101,3 +101,13 @@ def _bench_batched(args: argparse.Namespace, out: Path) -> None:
         print(f"Batched {name}: random legal play, observations and masks built every step\n")
         print(table + "\n")
         _write(out, f"batched_{name}", rows, table)
+        if name in SCRIPTED:
+            with tqdm(desc=f"scripted agent {name}", unit="measurement") as bar:
+                rows = scripted_agent_rows(name, clock=args.clock, options=config, progress=lambda _l: bar.update())
+            table = markdown_table(rows, ["agent", "N", "threads", "decisions/s", "vs scalar"])
+            print(
+                f"Scripted agent {name}: decisions/s on the same states of heuristic self-play "
+                f"(one thread per {args.clock} second, all threads per wall second)\n"
+            )
+            print(table + "\n")
+            _write(out, f"scripted_{name}", rows, table)

@@ -592,6 +592,15 @@ class HeuristicOpponent:
             )
         return self._words
 
+    def scalar_twin(self, row: int, seat: int) -> PericoHeuristicAgent:
+        """The scalar agent deciding as this one does for ``seat`` in ``row`` (with the ``"scalar"`` sampler):
+        the same parameters and a generator in the state of that (row, seat)'s own before its first decision."""
+        agent = PericoHeuristicAgent(
+            None, self.knock_threshold, self.knock_samples, self.turn_samples, self.discard_samples
+        )
+        agent.rng = np.random.default_rng([self._seed, row, seat])
+        return agent
+
     def generator_state(self, row: int, seat: int) -> dict:
         """numpy's ``bit_generator.state`` of the generator of ``seat`` in ``row`` (what a scalar agent would hold)."""
         return rng.state_from_words(self._words[row * MAX_PLAYERS + seat])
