@@ -14,7 +14,7 @@
   8192} serial (one core) and parallel on 1 and on all threads, beside the
   game's AEC env, PettingZoo's ``texas_holdem_v4`` and OpenSpiel's ``oh_hell``;
 * ``scripted_agent_rows``: for a game with a batched scripted agent
-  (``SCRIPTED_OPPONENTS``), its decisions/s beside the scalar agent's, on the
+  (``agents.batched.batched_agents``), its decisions/s beside the scalar agent's, on the
   same states (``scripted_agent_rates``).
 
 Figures from one run compare with each other, not with other machines.
@@ -23,9 +23,9 @@ Figures from one run compare with each other, not with other machines.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numba
 import numpy as np
@@ -33,6 +33,7 @@ import torch
 from pettingzoo.classic import texas_holdem_v4
 from sb3_contrib import MaskablePPO
 
+from pokerzoo.agents.batched import ported_agents
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.cli.benchmarks import CLOCKS, _rate, aec_steps_per_second, openspiel_random_play_rate
 from pokerzoo.envs import canonical, env_module
@@ -42,11 +43,6 @@ from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 
 SIZES = (1, 64, 1024, 8192)
-# env id -> (the scalar agent's name in the agents registry, its batched port as "module:class")
-SCRIPTED_OPPONENTS = {
-    "breed_the_heifer_v0": ("equity", "pokerzoo.agents.batched.breed_the_heifer:EquityOpponent"),
-    "raspisnoy_poker_v0": ("heuristic", "pokerzoo.agents.batched.raspisnoy_poker:HeuristicOpponent"),
-}
 
 
 def batched_steps_per_second(
@@ -224,10 +220,13 @@ def batched_speed_rows(
     return rows
 
 
-def _batched_opponent(name: str, seed: int):
-    agent_name, where = SCRIPTED_OPPONENTS[canonical(name)]
-    module, cls = where.split(":")
-    return agent_name, getattr(importlib.import_module(module), cls)(seed=seed)
+def _scalar_twins(opponent, name: str, agent_seed: int, row: int, players: int) -> list:
+    """The scalar agents deciding as ``opponent`` does in ``row``, one per seat: its ``scalar_twin(row, seat)``
+    where it has one (a generator per seat), else the registry's agent seeded as the port seeds that row
+    (``agent_seed + row``), one agent for every seat."""
+    if hasattr(opponent, "scalar_twin"):
+        return [opponent.scalar_twin(row, seat) for seat in range(players)]
+    return [make_agent(canonical(name), opponent.name, seed=agent_seed + row)] * players
 
 
 def scripted_agent_rates(
@@ -235,27 +234,37 @@ def scripted_agent_rates(
     rows: int = 1024,
     steps: int = 24,
     *,
+    agent: str | None = None,
+    variant: Mapping[str, Any] | None = None,
     seconds: float = 2.0,
     clock: str = "cpu",
     threads: int | None = None,
     options: dict | None = None,
     seed: int = 0,
+    scalar: bool = True,
 ) -> dict[str, float]:
     """Decisions/s of a game's batched scripted agent and of its scalar original, deciding the same states.
 
-    A serial batched env plays ``steps`` steps of the batched agent's
-    self-play in ``rows`` rows (only its ``act`` timed, on ``clock``), a
-    parallel one (``threads``, default all; wall clock) replays them, then
-    scalar envs replay the first rows' recorded actions, the scalar agent
-    (seeded as the batched one seeds that row) timed at every state and
-    required to choose the recorded action, until ``seconds`` of its clock
-    are spent (at least one row). Each side runs alone, so neither evicts
-    the other's data from the caches. Keys: ``scalar``, ``serial``,
-    ``parallel`` and ``scalar_decisions`` (how many the scalar side made).
+    ``agent`` names the port (``agents.batched.batched_agents``; default the
+    game's first), ``variant`` its constructor's extra arguments. A serial
+    batched env plays ``steps`` steps of the batched agent's self-play in
+    ``rows`` rows (only its ``act`` timed, on ``clock``), a parallel one
+    (``threads``, default all; wall clock) replays them and must decide the
+    same, then scalar envs replay the first rows' recorded actions, the
+    scalar twins (``_scalar_twins``) timed at every state and required to
+    choose the recorded action, until ``seconds`` of its clock are spent (at
+    least one row). Each side runs alone, so neither evicts the other's data
+    from the caches. Keys: ``serial``, ``parallel``, and with ``scalar``
+    (a variant that decides differently from the scalar agent, such as
+    Perico's fast sampler, measures without it) ``scalar`` and
+    ``scalar_decisions`` (how many the scalar side made).
     """
     options = dict(options or {})
+    ports = ported_agents(name)
+    cls = ports[agent or next(iter(ports))]
+    variant = dict(variant or {})
     agent_seed = seed + 1000
-    agent_name, opponent = _batched_opponent(name, agent_seed)
+    opponent = cls(seed=agent_seed, **variant)
     spent: dict[str, float] = {}
     recorded = np.empty((steps, rows), dtype=np.int64)
     saved = numba.get_num_threads()
@@ -269,7 +278,7 @@ def scripted_agent_rates(
         try:
             warm = make(name, rows, parallel=parallel, copy=False, **options)
             warm.reset(seed=seed + 10**6)
-            _batched_opponent(name, 0)[1].act(warm, warm.all_rows)  # loads the decision kernel
+            cls(seed=0, **variant).act(warm, warm.all_rows)  # loads the decision kernel
             spent[kind] = 0.0
             for t in range(steps):
                 start = now()
@@ -281,19 +290,24 @@ def scripted_agent_rates(
                 env.step(actions)
         finally:
             numba.set_num_threads(saved)
+    rates = {"serial": rows * steps / spent["serial"], "parallel": rows * steps / spent["parallel"]}
+    if not scalar:
+        return rates
     now = CLOCKS[clock]
     spent["scalar"] = 0.0
     decisions = 0
     raw_env = env_module(name).raw_env
+    opponent.seed(agent_seed)
     for i in range(rows):
         scalar = raw_env(**options)
         scalar.reset(seed=seed + i)
-        agent = make_agent(canonical(name), agent_name, seed=agent_seed + i)
+        twins = _scalar_twins(opponent, name, agent_seed, i, scalar.game.num_players)
         for t in range(steps):
             game = scalar.game
-            view, mask = game.view(game.current_player), game.legal_mask()
+            player = game.current_player
+            view, mask = game.view(player), game.legal_mask()
             start = now()
-            action = agent.act(view, mask, game)
+            action = twins[player].act(view, mask, game)
             spent["scalar"] += now() - start
             decisions += 1
             if action != recorded[t, i]:
@@ -303,12 +317,7 @@ def scripted_agent_rates(
                 scalar.reset()
         if spent["scalar"] >= seconds:
             break
-    return {
-        "scalar": decisions / spent["scalar"],
-        "serial": rows * steps / spent["serial"],
-        "parallel": rows * steps / spent["parallel"],
-        "scalar_decisions": float(decisions),
-    }
+    return {**rates, "scalar": decisions / spent["scalar"], "scalar_decisions": float(decisions)}
 
 
 def scripted_agent_rows(
@@ -322,34 +331,41 @@ def scripted_agent_rows(
     options: dict | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[dict]:
-    """The scripted-agent table (empty for a game without a batched scripted agent): the scalar agent, then the
-    batched one serial and on all threads for each N (all threads from ``PARALLEL_MIN_ROWS`` rows: fewer decide
-    on the serial loop), with the ratio to the scalar agent's decisions/s."""
-    if canonical(name) not in SCRIPTED_OPPONENTS:
-        return []
-    agent_name, where = SCRIPTED_OPPONENTS[canonical(name)]
+    """The scripted-agent table (empty for a game without a batched scripted agent).
+
+    For each port of the game (``agents.batched.batched_agents``) and each of
+    its ``benchmark_variants`` (default: its defaults; the first must decide
+    as the scalar agent, which is timed on its states): the scalar agent,
+    then the batched one serial and on all threads for each N (all threads
+    from ``PARALLEL_MIN_ROWS`` rows: fewer decide on the serial loop), with
+    the ratio to the scalar agent's decisions/s.
+    """
     all_threads = threads or numba.config.NUMBA_NUM_THREADS
     rows: list[dict] = []
-    scalar_rate = None
-    for n in sizes:
-        rates = scripted_agent_rates(
-            name, n, steps, seconds=seconds, clock=clock, threads=all_threads, options=options
-        )
-        if scalar_rate is None:
-            scalar_rate = rates["scalar"]
-            rows.append(
-                {"agent": f"{agent_name} (scalar, agents registry)", "N": 1, "threads": 1,
-                 "decisions/s": scalar_rate, "clock": clock, "vs scalar": "1.0x",
-                 "decisions timed": int(rates["scalar_decisions"])}
-            )  # fmt: skip
-        for kind, t, clk in (("serial", 1, clock), ("parallel", all_threads, "wall")):
-            if kind == "parallel" and n < PARALLEL_MIN_ROWS:
-                continue  # fewer rows than this decide on the serial loop anyway
-            rows.append(
-                {"agent": f"{where.split(':')[1]} (batched, {kind})", "N": n, "threads": t,
-                 "decisions/s": rates[kind], "clock": clk, "vs scalar": f"{rates[kind] / scalar_rate:.1f}x",
-                 "decisions timed": n * steps}
-            )  # fmt: skip
-        if progress is not None:
-            progress(f"scripted agent N={n}")
+    for agent, cls in ported_agents(name).items():
+        scalar_rate = None
+        for variant in getattr(cls, "benchmark_variants", ({},)):
+            label = cls.__name__ + "".join(f", {k}={v!r}" for k, v in variant.items())
+            for n in sizes:
+                rates = scripted_agent_rates(
+                    name, n, steps, agent=agent, variant=variant, seconds=seconds, clock=clock,
+                    threads=all_threads, options=options, scalar=scalar_rate is None,
+                )  # fmt: skip
+                if scalar_rate is None:
+                    scalar_rate = rates["scalar"]
+                    rows.append(
+                        {"agent": f"{agent} (scalar, agents registry)", "N": 1, "threads": 1,
+                         "decisions/s": scalar_rate, "clock": clock, "vs scalar": "1.0x",
+                         "decisions timed": int(rates["scalar_decisions"])}
+                    )  # fmt: skip
+                for kind, t, clk in (("serial", 1, clock), ("parallel", all_threads, "wall")):
+                    if kind == "parallel" and n < PARALLEL_MIN_ROWS:
+                        continue  # fewer rows than this decide on the serial loop anyway
+                    rows.append(
+                        {"agent": f"{label} (batched, {kind})", "N": n, "threads": t,
+                         "decisions/s": rates[kind], "clock": clk, "vs scalar": f"{rates[kind] / scalar_rate:.1f}x",
+                         "decisions timed": n * steps}
+                    )  # fmt: skip
+                if progress is not None:
+                    progress(f"{label} N={n}")
     return rows

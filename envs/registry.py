@@ -70,7 +70,8 @@ GAMES: dict[str, GameSpec] = {
         # predictions are the bids (UnitEnd of each round)
         GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round"),
         # drawn rounds included; knocking is not a bid
-        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
+        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round",
+                 batched="pokerzoo.envs.perico.kernel"),
         # betting metrics come from the action names
         GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand",
                  batched="pokerzoo.envs.breed_the_heifer.kernel"),

@@ -303,3 +303,7 @@ class EquityOpponent:
         loop = decide_rows_parallel if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS else decide_rows
         loop(env.state, env.kernel.params, words, rows, *scratch, self.simulations, self.factors, out, self.last_equity)
         return out
+
+
+# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
+AGENTS = (EquityOpponent,)

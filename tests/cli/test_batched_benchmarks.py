@@ -1,12 +1,12 @@
 """The batched benchmark's measurements run (tiny budgets: these are not timed tests) and its table has every row."""
 
-import importlib
-
 import pytest
 
+from pokerzoo.agents.batched import ported_agents
 from pokerzoo.agents.registry import agent_names
 from pokerzoo.cli import batched_benchmarks as bench
 from pokerzoo.envs.batched import BATCHED_GAMES
+from pokerzoo.envs.registry import GAMES
 
 
 def test_each_measurement_runs_and_counts_steps():
@@ -37,8 +37,19 @@ def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
     assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
 
 
-def test_every_scripted_opponent_is_a_registered_agent_with_a_batched_port():
-    for env_id, (agent, where) in bench.SCRIPTED_OPPONENTS.items():
-        assert env_id in BATCHED_GAMES and agent in agent_names(env_id)
-        module, cls = where.split(":")
-        assert callable(getattr(importlib.import_module(module), cls))
+def test_each_variant_of_a_port_is_measured_and_checked_against_the_scalar_twins():
+    rows = bench.scripted_agent_rows("perico", sizes=(8,), steps=3, seconds=0.01)
+    assert [r["agent"] for r in rows] == [
+        "heuristic (scalar, agents registry)",
+        "HeuristicOpponent, sampler='scalar' (batched, serial)",
+        "HeuristicOpponent, sampler='fast' (batched, serial)",
+    ]
+
+
+def test_every_batched_port_is_named_as_a_registered_scalar_agent_of_a_batched_game():
+    seen = 0
+    for env_id in GAMES:
+        for name, cls in ported_agents(env_id).items():
+            assert env_id in BATCHED_GAMES and name in agent_names(env_id) and cls.name == name
+            seen += 1
+    assert seen >= 3  # Raspisnoy's heuristic, Heifer's equity, Perico's heuristic
