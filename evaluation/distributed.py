@@ -40,36 +40,40 @@ def chunks(deals: int, cpus: int) -> list[range]:
     return [range(start, min(deals, start + size)) for start in range(0, deals, size)]
 
 
-def connect(address: str | None) -> tuple[Any, bool]:
-    """The ``ray`` module, connected; True when this call started (and so must stop) the runtime."""
+def connect(address: str | None, flag: str = "--ray", **init: Any) -> tuple[Any, bool]:
+    """The ``ray`` module, connected; True when this call started (and so must stop) the runtime.
+
+    ``flag`` is the option the errors name (``--ray`` here, ``--address`` for training);
+    ``init`` goes to ``ray.init`` (e.g. a private runtime's ``num_cpus``).
+    """
     # Deferred: Ray is an optional dependency (the 'ray' extra) and takes seconds to import.
     try:
         import ray
     except ModuleNotFoundError:
         raise ValueError(
-            "--ray needs Ray: pip install 'pokerzoo[ray]' (after torch==2.13.0, as the Makefile does)"
+            f"{flag} needs Ray: pip install 'pokerzoo[ray]' (after torch==2.13.0, as the Makefile does)"
         ) from None
     if ray.is_initialized():
         return ray, False
     if address not in (None, "auto", "local"):
-        _check_reachable(address)
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+        _check_reachable(address, flag)
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR", **init}
     try:
         ray.init(address=address, **kwargs)
     except ConnectionError as exc:
-        raise ValueError(f"--ray {address}: cannot reach a Ray cluster there ({exc})") from None
+        raise ValueError(f"{flag} {address}: cannot reach a Ray cluster there ({exc})") from None
     return ray, True
 
 
-def _check_reachable(address: str) -> None:
+def _check_reachable(address: str, flag: str = "--ray") -> None:
     """Fail in seconds with a clear message where Ray itself would retry a dead address for minutes."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit():
-        raise ValueError(f"--ray {address}: expected HOST:PORT (e.g. 10.0.0.5:6379), auto, or nothing")
+        raise ValueError(f"{flag} {address}: expected HOST:PORT (e.g. 10.0.0.5:6379), auto, or nothing")
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as exc:
-        raise ValueError(f"--ray {address}: cannot reach a Ray cluster there ({exc})") from None
+        raise ValueError(f"{flag} {address}: cannot reach a Ray cluster there ({exc})") from None
 
 
 def iter_ray_deals(

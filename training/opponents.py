@@ -33,6 +33,28 @@ from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs.engine.options import finite_number
 
 
+def league_table(
+    scripted: Mapping[str, float], snapshots: Sequence[str], self_play: float, latest_share: float
+) -> tuple[list[str], np.ndarray]:
+    """Labels and draw probabilities of one opponent seat: the scripted weights, then the snapshots (oldest first).
+
+    The snapshots share ``self_play``: ``latest_share`` of it goes to the newest,
+    the rest evenly to the older ones (all of it to a lone snapshot). The RLlib
+    trainer's league (``pokerzoo.training.rllib.env``) draws from the same table.
+    """
+    labels = list(scripted)
+    weights = list(scripted.values())
+    if snapshots and self_play > 0:
+        older = list(snapshots[:-1])
+        for label in older:
+            labels.append(label)
+            weights.append(self_play * (1 - latest_share) / len(older))
+        labels.append(snapshots[-1])
+        weights.append(self_play * (latest_share if older else 1.0))
+    w = np.asarray(weights, dtype=np.float64)
+    return labels, w / w.sum()
+
+
 class Opponents:
     """Interface: ``draw(rng, k)`` agents for the k opponent seats of one episode (seat order)."""
 
@@ -155,18 +177,9 @@ class OpponentPool(Opponents):
 
     def _probabilities(self) -> tuple[list[str], np.ndarray]:
         if self._table is None:
-            labels = list(self.weights)
-            weights = list(self.weights.values())
-            if self.snapshots and self.self_play > 0:
-                older = self.snapshots[:-1]
-                latest = self.self_play * (self.latest_share if older else 1.0)
-                for path in older:
-                    labels.append(f"policy:{path}")
-                    weights.append(self.self_play * (1 - self.latest_share) / len(older))
-                labels.append(f"policy:{self.snapshots[-1]}")
-                weights.append(latest)
-            w = np.asarray(weights, dtype=np.float64)
-            self._table = (labels, w / w.sum())
+            self._table = league_table(
+                self.weights, [f"policy:{p}" for p in self.snapshots], self.self_play, self.latest_share
+            )
         return self._table
 
     def draw(self, rng: np.random.Generator, k: int) -> list[Agent]:
