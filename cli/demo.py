@@ -8,15 +8,18 @@ Examples:
 
 Without --scripted the demo:
 
-1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Caribbean
-   stud, about five minutes on two cores) into ``--out/<game>-train-TIME``;
-   the run writes its logs, checkpoints, learning curve and report there like
-   any ``pokerzoo train`` run;
+1. trains ``configs/<game>/demo.yaml`` from scratch (default game: Raspisnoy
+   poker, four players, single deals, on the batched engine: two to three
+   minutes on two shared cores) into ``--out/<game>-train-TIME``; the run
+   writes its logs, checkpoints, learning curve and report there like a run
+   of ``pokerzoo train``, and the demo prints the learning curve (the paired
+   difference against each baseline at every periodic evaluation);
 2. plays one duplicate-deal tournament through the evaluation harness: the
    policy shipped in ``agents/policies/<game>/`` (``ppo``), the fresh one
-   (``policy:RUN``) and the game's scripted baselines on the same deals, and
-   prints the table with the paired differences and their 95% intervals.
-   ``--games N`` sets the deals (default 20,000 for one-seat games, 100 otherwise).
+   (``policy:RUN``) and the game's scripted baselines on the same deals, with
+   the training config's evaluation options, and prints the table with the
+   paired differences and their 95% intervals, then the report's path.
+   ``--games N`` sets the deals (default 20,000 for one-seat games, 200 otherwise).
 
 ``pokerzoo demo --scripted`` instead evaluates the scripted agents (and the
 shipped policies) of every installed game, without training: for every game
@@ -58,9 +61,10 @@ from pokerzoo.evaluation.tournament import (
     run_tournament,
 )
 from pokerzoo.training.config import load_config
-from pokerzoo.training.train import Trainer
+from pokerzoo.training.engines import make_trainer
+from pokerzoo.training.final_report import fmt_estimate, read_csv
 
-DEFAULT_GAME = "caribbean_stud"
+DEFAULT_GAME = "raspisnoy_poker"
 CONFIG_DIR = Path(str(resources.files("pokerzoo.configs")))  # configs/ in a checkout, package data when installed
 MIN_DEALS, MAX_DEALS = 4, 20_000
 PILOT_SHARE = 1 / 3  # of the budget, at most, for the pilot deals
@@ -72,7 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no training: evaluate the scripted agents and shipped policies of every installed game",
     )
-    parser.add_argument("--game", default=DEFAULT_GAME, help=f"game to train (default {DEFAULT_GAME})")
+    parser.add_argument(
+        "--game", help=f"game to train (configs/<game>/demo.yaml; default {DEFAULT_GAME}, or --config's game)"
+    )
     parser.add_argument("--config", metavar="YAML", help="training config (default configs/<game>/demo.yaml)")
     parser.add_argument("--timesteps", type=int, metavar="N", help="learner steps (default: the config's)")
     parser.add_argument(
@@ -232,35 +238,53 @@ def training_baselines(env_name: str) -> list[str]:
 
 def run_training(args: argparse.Namespace) -> int:
     """Train ``configs/<game>/demo.yaml``, then one tournament: shipped policy, fresh policy, baselines."""
-    name = canonical(args.game)
-    short = spec(name).name
-    config = Path(args.config) if args.config else CONFIG_DIR / short / "demo.yaml"
+    if args.config:
+        config = Path(args.config)
+    else:
+        config = CONFIG_DIR / spec(canonical(args.game or DEFAULT_GAME)).name / "demo.yaml"
     if not config.is_file():
         raise FileNotFoundError(f"no demo config {config}; give one with --config")
     if args.timesteps is not None and args.timesteps < 1:
         raise ValueError(f"--timesteps must be a positive integer, got {args.timesteps}")
     cfg = load_config(config, {} if args.timesteps is None else {"total_timesteps": args.timesteps})
+    name = cfg["game"]
+    if args.game and canonical(args.game) != name:
+        raise ValueError(f"--game {args.game} but the config {config} trains {name}; give one of them")
+    short = spec(name).name
     out = Path(args.out, f"{short}-train-{time.strftime('%Y%m%d-%H%M%S')}")
     start = time.perf_counter()
-    print(f"# 1. training {cfg['name']}: {cfg['total_timesteps']:,} steps of {name} into {out}", flush=True)
-    trainer = Trainer(cfg, out, progress=None if args.progress else False)
-    trainer.train()
-    tp = trainer.throughput()
     print(
-        f"trained in {tp['wall_seconds']:.0f} s; env steps/s while collecting "
-        f"{tp['env_steps_per_second_collecting']}; training report: {out / 'final' / 'report.md'}",
+        f"# 1. training {cfg['name']}: {cfg['total_timesteps']:,} learner decisions of {name} (engine "
+        f"{cfg['engine']}) into {out}",
         flush=True,
     )
+    trainer = make_trainer(cfg, out, progress=None if args.progress else False)
+    trainer.train()
+    tp = trainer.throughput()
+    if tp.get("engine") == "batched":
+        speed = (
+            f"learner decisions/s end to end (collection and updates) {tp['learner_steps_per_second']:,.0f} of "
+            f"wall time, {tp['learner_steps_per_second_cpu']:,.0f} of CPU time"
+        )
+    else:
+        speed = f"env steps/s while collecting {tp['env_steps_per_second_collecting']}"
+    print(f"trained {tp['timesteps']:,} decisions in {tp['wall_seconds']:.0f} s; {speed}", flush=True)
+    print(learning_curve_text(out), flush=True)
+    print(f"learning curve: {out / 'final' / 'learning_curve.png'}; training report: {out / 'final' / 'report.md'}",
+          flush=True)  # fmt: skip
 
     agents = list(shipped_policies(name))
     if not agents:
         print(f"(no policy shipped for {name} in agents/policies/{short}/)")
     agents.append(f"policy:{out}")
     agents += training_baselines(name)
-    one_seat = game_class(name)(seed=0).num_players == 1
-    deals = args.games or (20_000 if one_seat else 100)
-    print(f"\n# 2. evaluation: {', '.join(agents)}; {deals:,} duplicate deals", flush=True)
-    t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed)
+    e = cfg["eval"]
+    options = dict(e["options"] if e["final_options"] is None else e["final_options"])
+    one_seat = game_class(name)(seed=0, **options).num_players == 1
+    deals = args.games or (20_000 if one_seat else 200)
+    played = f" with {', '.join(f'{k}={v!r}' for k, v in options.items())}" if options else ""
+    print(f"\n# 2. evaluation{played}: {', '.join(agents)}; {deals:,} duplicate deals", flush=True)
+    t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed, config=options)
     result = run_tournament(t, workers=args.workers, progress=None if args.progress else False)
     summary = report.summarize(result)
     paths = report.write_all(result, out / "demo_evaluation", summary)
@@ -273,4 +297,27 @@ def run_training(args: argparse.Namespace) -> int:
         else f"play against it: pokerzoo play {short} --opponents policy:{out}"
     )
     print(f"demo done in {time.perf_counter() - start:.0f} s; the fresh policy is policy:{out}; {hint}")
+    print(f"report: {paths['markdown']} (training: {out / 'final' / 'report.md'})")
     return 0
+
+
+def learning_curve_text(run: Path) -> str:
+    """The run's periodic evaluations as a table: the paired difference against each baseline over training."""
+    rows = read_csv(run / "evals.csv")
+    if not rows:
+        return "(no periodic evaluation in this run: eval.every is 0)"
+    baselines = list(dict.fromkeys(r["baseline"] for r in rows))
+    lines = ["learning curve (paired difference per game against each baseline, 95% interval, duplicate deals):",
+             "", "| learner decisions | " + " | ".join(f"vs {b}" for b in baselines) + " |",
+             "|---|" + "---|" * len(baselines)]  # fmt: skip
+    by_step: dict[int, dict[str, dict]] = {}
+    for r in rows:
+        by_step.setdefault(int(r["timesteps"]), {})[r["baseline"]] = r
+    for step, found in sorted(by_step.items()):
+        cells = [
+            fmt_estimate(float(r["difference"]), float(r["difference_low"]), float(r["difference_high"]))
+            if (r := found.get(b)) else ""
+            for b in baselines
+        ]
+        lines.append(f"| {step:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -28,7 +28,7 @@ COMMANDS = {
     "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
     "view": ("pokerzoo.cli.view", "write a hand history as a self-contained HTML viewer"),
     "serve": ("pokerzoo.cli.serve", "play a game in the browser against agents (local web server)"),
-    "train": ("pokerzoo.cli.train", "train a MaskablePPO policy from a YAML config"),
+    "train": ("pokerzoo.cli.train", "train a policy from a YAML config (batched self-play PPO or MaskablePPO)"),
     "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
     "policy": ("pokerzoo.cli.policy", "convert a trusted SB3 zip into a code-free policy file, or show one"),
 }

@@ -1,4 +1,4 @@
-"""Train a MaskablePPO policy from a YAML config, or resume a killed run exactly where it stopped.
+"""Train a policy from a YAML config, or resume a killed run exactly where it stopped.
 
 Examples:
 
@@ -6,8 +6,14 @@ Examples:
     pokerzoo train configs/caribbean_stud/ppo.yaml --timesteps 20000 --out runs/try
     pokerzoo train --resume runs/try            # after a kill: from the newest intact checkpoint
     pokerzoo train configs/perico/ppo.yaml --set ppo.n_steps=256 opponents.self_play=0
+    pokerzoo train configs/caribbean_stud/demo.yaml --set n_envs=8192 league.self_play=1
     pokerzoo train configs/perico/ppo.yaml --backend rllib --env-runners 4        # RLlib's PPO, a private local Ray
     pokerzoo train configs/perico/ppo.yaml --backend rllib --address 10.0.0.5:6379 --env-runners 64   # a cluster
+
+Games with a batched kernel train on the batched engine by default (engine:
+batched: PPO over thousands of games at once, the learner in any number of
+seats against a self-play league); engine: aec (the default for the others)
+is MaskablePPO over the PettingZoo env.
 
 The run folder (--out, default runs/train/NAME-TIME) gets config.yaml,
 progress.csv and tb/ (TensorBoard), evals.csv, checkpoints/, snapshots/ and
@@ -27,8 +33,8 @@ from pathlib import Path
 
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.config import default_run_dir, load_config, rounding_note, trained_steps
+from pokerzoo.training.engines import make_trainer, resume_trainer
 from pokerzoo.training.shipping import ship_policy
-from pokerzoo.training.train import Trainer
 
 BACKENDS = ("sb3", "rllib")
 ENV_SOURCES = ("aec", "batched")
@@ -129,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             )  # fmt: skip
             resumed_from = trainer._checkpoint.path.name
         else:
-            trainer = Trainer.resume(
+            trainer = resume_trainer(
                 args.resume, total_timesteps=args.timesteps, verbose=args.verbose, progress=progress
             )
             resumed_from = trainer._resume_from.name
@@ -153,9 +159,9 @@ def run(args: argparse.Namespace) -> int:
             steps = f"{cfg['total_timesteps']:,}"
             where = f" on Ray ({args.address or 'a private local Ray'}, {args.env_runners or 0} env runners)"
         else:
-            trainer = Trainer(cfg, out, verbose=args.verbose, progress=progress)
-            steps, where = f"{trained_steps(cfg):,}", ""
-        print(f"training {cfg['name']} on {cfg['game']} for {steps} steps{where} into {out}", flush=True)
+            trainer = make_trainer(cfg, out, verbose=args.verbose, progress=progress)
+            steps, where = f"{trained_steps(cfg):,}", f" (engine {cfg['engine']})"
+        print(f"training {cfg['name']} on {cfg['game']}{where} for {steps} steps into {out}", flush=True)
         note = None if rllib else rounding_note(cfg)
     if note:
         print(note, flush=True)

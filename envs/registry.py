@@ -71,15 +71,18 @@ GAMES: dict[str, GameSpec] = {
         GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round",
                  batched="pokerzoo.envs.mexican_poker.kernel"),
         # drawn rounds included; knocking is not a bid
-        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
+        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round",
+                 batched="pokerzoo.envs.perico.kernel"),
         # betting metrics come from the action names
-        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand"),
+        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand",
+                 batched="pokerzoo.envs.breed_the_heifer.kernel"),
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",
                  demo_options={"schedule": "single"}, batched="pokerzoo.envs.raspisnoy_poker.kernel"),
         # the teaching example of docs/adding_a_game.md
-        GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True),
+        GameSpec("high_card_v0", "Three-card high card", "pokerzoo.agents.high_card", unit="hand", example=True,
+                 batched="pokerzoo.envs.high_card.kernel"),
     )
 }  # fmt: skip
 

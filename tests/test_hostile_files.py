@@ -108,7 +108,7 @@ def test_init_from_refuses_a_crafted_zip(crafted_zip, tmp_path):
     from pokerzoo.training.config import load_config
     from pokerzoo.training.train import Trainer
 
-    cfg = load_config({"game": "caribbean_stud", "n_envs": 1, "vec_env": "dummy", "total_timesteps": 8,
+    cfg = load_config({"game": "caribbean_stud", "engine": "aec", "n_envs": 1, "vec_env": "dummy", "total_timesteps": 8,
                        "ppo": {"n_steps": 8, "batch_size": 8}, "init_from": str(crafted_zip)})  # fmt: skip
     with pytest.raises(PolicyFileError, match="convert --trust"):
         Trainer(cfg, tmp_path / "run", progress=False).train()
@@ -132,14 +132,50 @@ def test_checkpoint_and_env_state_loaders_refuse_a_payload(tmp_path, marker):
     for name in ckpt.FILES:  # the new format's names, every file a payload, the manifest vouching for them
         (folder / name).write_bytes(payload(marker))
     manifest = {"format": ckpt.FORMAT, "step": 8, "model": dict.fromkeys(ckpt.MODEL_COUNTERS, 0),
-                "files": {n: ckpt._sha256(folder / n) for n in ckpt.FILES}}  # fmt: skip
+                "files": {n: ckpt.file_sha256(folder / n) for n in ckpt.FILES}}  # fmt: skip
     (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(ckpt.CheckpointError):
         ckpt.read(folder)
     for name in ("optimizer.pt", "state.pt"):
         with pytest.raises(ckpt.CheckpointError, match="not loadable as plain data"):
-            ckpt._torch_load(folder / name)
+            ckpt.torch_load(folder / name)
     assert ckpt.find_intact(tmp_path / "run")[0] is None
+
+
+def test_the_batched_trainers_checkpoints_refuse_a_payload(tmp_path, marker):
+    """Every file of a batched-trainer checkpoint a payload (state.pt, optimizer.pt, arrays.npz with a
+    pickled object array), the manifest vouching for them: refused, nothing run."""
+    import io
+
+    import numpy as np
+
+    from pokerzoo.training import checkpoint as ckpt
+    from pokerzoo.training.selfplay import checkpoint as sp_ckpt
+
+    folder = tmp_path / "run" / "checkpoints" / "step_000000000008"
+    folder.mkdir(parents=True)
+    for name in sp_ckpt.FILES:
+        (folder / name).write_bytes(payload(marker))
+    npy = io.BytesIO()  # an object array whose data is the payload: np.load(allow_pickle=True) would run it
+    np.lib.format.write_array_header_1_0(npy, {"descr": "|O", "fortran_order": False, "shape": (1,)})
+    npy.write(payload(marker))
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("env.npy", npy.getvalue())
+    (folder / "arrays.npz").write_bytes(archive.getvalue())
+    manifest = {"format": sp_ckpt.FORMAT, "step": 8, "files": {n: ckpt.file_sha256(folder / n) for n in sp_ckpt.FILES}}
+    (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ckpt.CheckpointError):
+        sp_ckpt.read(folder)
+    (folder / "policy.json").unlink()  # past the policy check, the torch files and the arrays are next
+    with pytest.raises(ckpt.CheckpointError, match=r"policy\.json is missing"):
+        sp_ckpt.read(folder)
+    for name in ("optimizer.pt", "state.pt"):
+        with pytest.raises(ckpt.CheckpointError, match="not loadable as plain data"):
+            ckpt.torch_load(folder / name)
+    with pytest.raises(ckpt.CheckpointError, match=r"arrays\.npz is not loadable as plain arrays"):
+        sp_ckpt._load_arrays(folder / "arrays.npz")
+    assert ckpt.find_intact(tmp_path / "run", sp_ckpt.read)[0] is None
 
 
 def test_a_yaml_config_with_a_python_tag_is_refused(tmp_path, marker):

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,7 +119,7 @@ def decode(obj: Any) -> Any:
     return obj
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -138,7 +139,7 @@ def write(folder: Path, *, model, document: dict, state: dict) -> Path:
         "format": FORMAT,
         "step": int(model.num_timesteps),
         "model": {k: (int(v) if isinstance(v, int | np.integer) else float(v)) for k, v in counters.items()},
-        "files": {name: _sha256(folder / name) for name in FILES},
+        "files": {name: file_sha256(folder / name) for name in FILES},
     }
     tmp = folder / f".{MANIFEST}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2) + "\n")
@@ -150,6 +151,19 @@ def commit(tmp: Path, final: Path) -> None:
     """Put the written folder ``tmp`` in place as ``final`` (a rename: a reader sees all of it or none)."""
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
+
+
+def publish(tmp: Path, final: Path, keep: int) -> Path:
+    """``commit``, point ``checkpoints/latest`` at ``final`` (atomically), delete all but the ``keep`` newest."""
+    commit(tmp, final)
+    root = final.parent
+    pointer_tmp = root / ".latest.tmp"
+    pointer_tmp.write_text(final.name + "\n")
+    os.replace(pointer_tmp, root / "latest")
+    kept = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("step_"))
+    for old in kept[:-keep]:
+        shutil.rmtree(old, ignore_errors=True)
+    return final
 
 
 # --------------------------------------------------------------------------- reading
@@ -187,14 +201,14 @@ def read(folder: Path) -> Checkpoint:
         path = folder / name
         if not path.is_file():
             raise CheckpointError(f"{name} is missing")
-        if files.get(name) != _sha256(path):
+        if files.get(name) != file_sha256(path):
             raise CheckpointError(f"{name} does not match its SHA-256 in {MANIFEST} (truncated or changed)")
     try:
         read_policy(folder / "policy.json")
     except (PolicyFileError, FileNotFoundError) as exc:
         raise CheckpointError(f"policy: {exc}") from None
-    optimizer = _torch_load(folder / "optimizer.pt")
-    state = decode(_torch_load(folder / "state.pt"))
+    optimizer = torch_load(folder / "optimizer.pt")
+    state = decode(torch_load(folder / "state.pt"))
     if not isinstance(state, dict) or set(state) != set(STATE_KEYS) or not isinstance(optimizer, dict):
         raise CheckpointError("state.pt or optimizer.pt does not hold what a checkpoint holds")
     if state["num_timesteps"] != model["num_timesteps"] or not isinstance(state["envs"], list):
@@ -207,7 +221,7 @@ def read(folder: Path) -> Checkpoint:
     return Checkpoint(folder, int(model["num_timesteps"]), model, optimizer, state, folder / "policy.json")
 
 
-def _torch_load(path: Path) -> Any:
+def torch_load(path: Path) -> Any:
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # whatever torch raises on a bad file, the file is unusable
@@ -226,8 +240,13 @@ def candidates(run_dir: Path) -> list[Path]:
     return [p for step, p in sorted(((s, p) for s, p in found if s is not None), reverse=True)]
 
 
-def find_intact(run_dir: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]]:
-    """The newest checkpoint that ``read`` accepts, and (name, why) for each newer one it skipped."""
+def find_intact(run_dir: Path, reader: Callable[[Path], Any] | None = None) -> tuple[Any, list[tuple[str, str]]]:
+    """The newest checkpoint that ``reader`` (default ``read``) accepts, and (name, why) for each newer one it skipped.
+
+    ``reader`` reads one checkpoint folder or raises ``CheckpointError``: each
+    trainer's own format (the batched trainer's is ``training.selfplay.checkpoint.read``).
+    """
+    reader = reader or read
     skipped = []
     pointer = run_dir / "checkpoints" / "latest"
     if pointer.is_file():
@@ -236,7 +255,7 @@ def find_intact(run_dir: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]
             skipped.append((named, "missing (the latest pointer names it)"))
     for folder in candidates(run_dir):
         try:
-            return read(folder), skipped
+            return reader(folder), skipped
         except CheckpointError as exc:
             skipped.append((folder.name, str(exc)))
     return None, skipped

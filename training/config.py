@@ -19,10 +19,18 @@ import yaml
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import env_module
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, finite_number
+from pokerzoo.envs.registry import GAMES
+from pokerzoo.envs.registry import spec as game_spec
 from pokerzoo.training.opponents import build_agent
 from pokerzoo.training.single_seat import RECORD_CHOICES, SEATS_CHOICES
 
 ACTIVATIONS = ("tanh", "relu")
+ENGINES = ("batched", "aec")
+BATCHED_DEFAULTS = {"n_envs": 4096, "ppo.n_steps": 16}
+AEC_DEFAULTS = {"n_envs": 16, "ppo.n_steps": 512}
+AEC_MAX_ENVS = 1024
+MAX_ROWS = 1 << 20
+MAX_BUFFER_BYTES = 4 * 2**30  # the batched trainer's rollout buffer: refused above (a typo in n_envs, say)
 
 
 def _schedule(value: Any) -> Any:
@@ -47,9 +55,13 @@ def _net_arch(value: Any) -> Any:
         return [int(n) for n in x]
 
     if isinstance(value, Mapping):
-        if set(value) != {"pi", "vf"}:
-            raise ValueError("net_arch is a list of layer sizes or {pi: [...], vf: [...]}")
-        return {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
+        if set(value) not in ({"pi", "vf"}, {"shared", "pi", "vf"}):
+            raise ValueError(
+                "net_arch is a list of layer sizes, {pi: [...], vf: [...]} or (engine batched) "
+                "{shared: [...], pi: [...], vf: [...]}"
+            )
+        out = {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
+        return {"shared": layers(value["shared"]), **out} if "shared" in value else out
     return layers(value)
 
 
@@ -132,12 +144,21 @@ TOP = OptionSet(
     ),
     Option("total_timesteps", 1_000_000, "learner decisions to train for", kind=int, low=1, high=10**12),
     Option(
+        "engine",
+        None,
+        "batched: PPO over the batched engine, the learner in any number of seats (the default for games with a "
+        "batched kernel); aec: MaskablePPO over the PettingZoo env, one seat per env (the default otherwise)",
+        choices=(None, *ENGINES),
+    ),
+    Option(
         "n_envs",
-        16,
-        "envs stepped together (one policy forward pass per step of all of them)",
-        kind=int,
+        None,
+        "envs stepped together (one policy forward pass per step of all of them): games in process (rows) with "
+        f"engine batched (default {BATCHED_DEFAULTS['n_envs']:,}), envs with engine aec (default "
+        f"{AEC_DEFAULTS['n_envs']}, at most {AEC_MAX_ENVS})",
+        kind=(int, type(None)),
         low=1,
-        high=1024,
+        high=MAX_ROWS,
     ),
     Option("workers", 0, "worker processes the envs are split over (0: one per core)", kind=int, low=0, high=256),
     Option(
@@ -156,8 +177,9 @@ TOP = OptionSet(
     ),
     Option("checkpoint_every", 100_000, "steps between checkpoints (0: only at the end)", kind=int, low=0, high=10**12),
     Option("keep_checkpoints", 2, "checkpoints kept (older ones are deleted)", kind=int, low=1, high=10_000),
-    Option("opponents", {}, "opponent league (see the opponents section)", kind=dict),
-    Option("ppo", {}, "MaskablePPO hyperparameters (see the ppo section)", kind=dict),
+    Option("opponents", {}, "opponent league of engine aec (see the opponents section)", kind=dict),
+    Option("league", {}, "self-play league of engine batched (see the league section)", kind=dict),
+    Option("ppo", {}, "PPO hyperparameters (see the ppo section)", kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
     Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
     Option(
@@ -193,8 +215,70 @@ OPPONENTS = OptionSet(
 )
 
 
+def _member_list(value: Any) -> list[str]:
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) and x for x in value):
+        raise ValueError("expected a list of agent names, e.g. [random, heuristic] (may be empty)")
+    if len(set(value)) != len(value):
+        raise ValueError("an agent is listed twice")
+    return list(value)
+
+
+LEAGUE = OptionSet(
+    Option(
+        "self_play",
+        0.5,
+        "probability that a game seats the learner in every seat (parameter sharing); the other games seat it in "
+        "one random seat and one league member, drawn by prioritised fictitious self-play, in all the others",
+        kind=float,
+        low=0,
+        high=1,
+    ),
+    Option(
+        "scripted",
+        ["random"],
+        "league members besides the snapshots: batched scripted agents (random, the game's batched agents), "
+        "shipped policies (ppo) or policy:PATH",
+        convert=_member_list,
+    ),
+    Option("snapshot_every", 10, "PPO updates between snapshots joining the league (0: none)", kind=int, low=0,
+           high=10**9),
+    Option("max_snapshots", 10, "snapshots kept in the league (the oldest leaves)", kind=int, low=1, high=1000),
+    Option(
+        "snapshot_deterministic",
+        False,
+        "snapshots (and policy members) play their most likely action instead of sampling",
+        kind=bool,
+    ),
+    Option(
+        "pfsp_power",
+        2.0,
+        "member weights f(p) = (1 - p)^power of the learner's win rate p against each (AlphaStar's hard PFSP: 2; "
+        "0: uniform)",
+        kind=float,
+        low=0,
+        high=100,
+    ),
+    Option(
+        "pfsp_halflife",
+        10.0,
+        "PPO updates after which a game counts half in a member's win rate (the memory of the estimate)",
+        kind=float,
+        low=0.01,
+        high=10**9,
+    ),
+)
+
+
 PPO = OptionSet(
-    Option("n_steps", 512, "steps per env per rollout", kind=int, low=1, high=1_000_000),
+    Option(
+        "n_steps",
+        None,
+        f"steps per env per rollout (default {BATCHED_DEFAULTS['ppo.n_steps']} with engine batched, where a step "
+        f"is one decision in every row; {AEC_DEFAULTS['ppo.n_steps']} with engine aec)",
+        kind=(int, type(None)),
+        low=1,
+        high=1_000_000,
+    ),
     Option("batch_size", 1024, "minibatch size", kind=int, low=2, high=100_000_000),
     Option("n_epochs", 4, "passes over each rollout", kind=int, low=1, high=10_000),
     Option("learning_rate", 3e-4, "Adam step size: a number or {start, end} (linear)", convert=_schedule),
@@ -206,7 +290,13 @@ PPO = OptionSet(
     Option("max_grad_norm", 0.5, "gradient clipping norm", kind=float, low=0),
     Option("target_kl", None, "early stop of an update past this KL (null: none)", convert=_optional_positive),
     Option("normalize_advantage", True, "normalise advantages per minibatch", kind=bool),
-    Option("net_arch", [64, 64], "hidden layers: [64, 64] or {pi: [...], vf: [...]}", convert=_net_arch),
+    Option(
+        "net_arch",
+        [64, 64],
+        "hidden layers: [64, 64], {pi: [...], vf: [...]}, or with engine batched {shared: [...], pi: [...], "
+        "vf: [...]} (layers shared by actor and critic first)",
+        convert=_net_arch,
+    ),
     Option("activation", "tanh", "hidden-layer activation", choices=ACTIVATIONS),
 )
 
@@ -289,7 +379,10 @@ PRETRAIN = OptionSet(
 )
 
 
-SECTIONS = {"opponents": OPPONENTS, "ppo": PPO, "eval": EVAL, "pretrain": PRETRAIN}
+SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "eval": EVAL, "pretrain": PRETRAIN}
+# What each engine does not use: a non-default value there is an error naming the engine that uses it.
+AEC_ONLY = ("workers", "vec_env", "opponents", "pretrain")
+BATCHED_ONLY = ("league",)
 
 
 def _validate(options: OptionSet, given: Mapping, where: str) -> dict:
@@ -332,6 +425,7 @@ def load_config(source: str | Path | Mapping, overrides: Mapping[str, Any] | Non
         cfg[section] = _validate(options, cfg[section], f"training config, section {section}")
     cfg["name"] = cfg["name"] or default_name or cfg["game"]
     _check_against_game(cfg)
+    _check_engine(cfg)
     return cfg
 
 
@@ -385,11 +479,75 @@ def _check_against_game(cfg: dict) -> None:
             make_agent(cfg["game"], spec)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config: agent {spec!r}: {exc}") from None
+
+
+def _check_engine(cfg: dict) -> None:
+    """Resolve ``engine`` and the defaults that depend on it; refuse keys the chosen engine does not use."""
+    batched_kernel = game_spec(cfg["game"]).batched is not None
+    given = cfg["engine"]
+    engine = given or ("batched" if batched_kernel else "aec")
+    if engine == "batched" and not batched_kernel:
+        have = [g for g, declared in GAMES.items() if declared.batched]
+        raise ConfigError(
+            f"training config: engine: batched, but {cfg['game']} has no batched kernel yet (batched games: "
+            f"{', '.join(have)}); use engine: aec"
+        )
+    cfg["engine"] = engine
+    defaults = BATCHED_DEFAULTS if engine == "batched" else AEC_DEFAULTS
+    if cfg["n_envs"] is None:
+        cfg["n_envs"] = defaults["n_envs"]
+    if cfg["ppo"]["n_steps"] is None:
+        cfg["ppo"]["n_steps"] = defaults["ppo.n_steps"]
+    unused, other = (AEC_ONLY, "aec") if engine == "batched" else (BATCHED_ONLY, "batched")
+    for key in unused:
+        default = SECTIONS[key].defaults() if key in SECTIONS else TOP.options[key].default
+        if cfg[key] != default:
+            raise ConfigError(
+                f"training config: {key} is a key of engine {other}; this config trains with engine {engine}"
+                f"{'' if given else ' (the default for ' + cfg['game'] + ')'}: "
+                f"remove {key} or set engine: {other}"
+            )
+    if engine == "aec" and isinstance(cfg["ppo"]["net_arch"], dict) and "shared" in cfg["ppo"]["net_arch"]:
+        raise ConfigError(
+            "training config, ppo: net_arch.shared (layers shared by actor and critic) is for engine batched; "
+            "SB3's MlpPolicy (engine aec) keeps them apart"
+        )
+    if engine == "aec" and cfg["n_envs"] > AEC_MAX_ENVS:
+        raise ConfigError(
+            f"training config: n_envs={cfg['n_envs']} is out of range for engine aec; expected int in 1..{AEC_MAX_ENVS}"
+        )
     p = cfg["ppo"]
     if p["batch_size"] > p["n_steps"] * resolve_n_envs(cfg):
         raise ConfigError(
             f"training config, ppo: batch_size {p['batch_size']} exceeds a rollout of "
             f"n_steps × n_envs = {p['n_steps'] * resolve_n_envs(cfg)} steps"
+        )
+    if engine == "batched":
+        _check_league(cfg)
+        _check_buffer_size(cfg)
+
+
+def _check_league(cfg: dict) -> None:
+    # Deferred: the league module imports the batched opponents (numba), which only this engine needs.
+    from pokerzoo.training.selfplay.league import member_opponent
+
+    for name in cfg["league"]["scripted"]:
+        try:
+            member_opponent(cfg["game"], cfg["options"], name)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"training config, league: member {name!r}: {exc}") from None
+
+
+def _check_buffer_size(cfg: dict) -> None:
+    game = env_module(cfg["game"]).raw_env.game_class(seed=0, **cfg["options"])
+    rows, steps = cfg["n_envs"], cfg["ppo"]["n_steps"]
+    decisions = rows * (steps + game.num_players)
+    size = decisions * (4 * game.observation_size + game.num_actions + 64)
+    if size > MAX_BUFFER_BYTES:
+        raise ConfigError(
+            f"training config: a rollout of n_envs × ppo.n_steps = {rows:,} × {steps} decisions of "
+            f"{game.observation_size} observation entries needs {size / 2**30:.1f} GiB of buffer, more than the "
+            f"{MAX_BUFFER_BYTES / 2**30:.0f} GiB allowed; lower n_envs or ppo.n_steps"
         )
 
 
@@ -422,13 +580,28 @@ def rollout_size(cfg: Mapping) -> int:
 
 
 def trained_steps(cfg: Mapping, done: int = 0) -> int:
-    """The steps a run will have made at its end: PPO collects whole rollouts, so the total rounds up."""
+    """The steps a run will have made at its end: PPO collects whole rollouts, so the total rounds up.
+
+    With engine batched a rollout's learner decisions depend on who is to act
+    in each row, so the run ends at the first rollout past ``total_timesteps``
+    (less than one rollout more); this returns ``total_timesteps`` then.
+    """
+    if cfg.get("engine") == "batched":
+        return max(cfg["total_timesteps"], done)
     remaining = max(cfg["total_timesteps"] - done, 0)
     return done + -(-remaining // rollout_size(cfg)) * rollout_size(cfg)
 
 
 def rounding_note(cfg: Mapping, done: int = 0) -> str | None:
     """What to tell the user when ``total_timesteps`` is not a whole number of rollouts (None when it is)."""
+    if cfg.get("engine") == "batched":
+        if done >= cfg["total_timesteps"]:
+            return None
+        return (
+            f"note: the run stops at the first rollout end past {cfg['total_timesteps']:,} learner decisions "
+            f"(a rollout is n_steps × n_envs = {cfg['ppo']['n_steps']} × {resolve_n_envs(cfg):,} steps, the "
+            "learner's decisions among them)"
+        )
     end = trained_steps(cfg, done)
     if end == max(cfg["total_timesteps"], done):
         return None
@@ -436,6 +609,24 @@ def rounding_note(cfg: Mapping, done: int = 0) -> str | None:
         f"note: total_timesteps {cfg['total_timesteps']:,} rounds up to {end:,}: PPO collects whole rollouts of "
         f"n_steps × n_envs = {cfg['ppo']['n_steps']} × {resolve_n_envs(cfg)} = {rollout_size(cfg):,} steps"
     )
+
+
+def load_run_config(run_dir: str | Path) -> dict:
+    """The config of run folder ``run_dir`` (its ``config.yaml``), validated.
+
+    A run folder from before the batched trainer has no ``engine`` key: it was
+    trained with engine aec, whatever the default for its game is now.
+    """
+    path = Path(run_dir) / "config.yaml"
+    if not path.is_file():
+        raise FileNotFoundError(f"{run_dir} is not a training run folder (no config.yaml)")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not a readable YAML config ({' '.join(str(exc).split())[:200]})") from None
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{path}: a training config is a YAML mapping (key: value)")
+    return load_config({**raw, "engine": raw.get("engine") or "aec"})
 
 
 def default_run_dir(cfg: Mapping) -> Path:

@@ -22,6 +22,8 @@ from pokerzoo.evaluation import report
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.evaluation.tournament import Tournament, run_tournament
 from pokerzoo.training.config import baseline_deals, baseline_spec
+from pokerzoo.training.policy_export import policy_document, save_policy
+from pokerzoo.training.resume import append_rows
 
 
 def evaluate_pair(
@@ -71,6 +73,31 @@ def evaluate_pair(
         "seconds": summary["seconds"],
     }
     return {"row": row, "summary": summary}
+
+
+def periodic_evaluation(cfg: Mapping, run_dir: Path, model, steps: int) -> list[dict]:
+    """The current policy against every ``eval.baselines`` agent; the rows, also appended to ``RUN/evals.csv``.
+
+    ``model`` is a torch policy (or a model holding one) that ``save_policy``
+    writes; the policy file is deleted afterwards (the rows keep the numbers;
+    snapshots keep the policies worth keeping).
+    """
+    e = cfg["eval"]
+    path = save_policy(model, run_dir / "evals" / f"step_{steps:012d}.json", policy_document(cfg, steps))
+    rows = []
+    for baseline in e["baselines"]:
+        result = evaluate_pair(
+            cfg,
+            f"policy:{path.resolve()}",
+            baseline_spec(baseline),
+            baseline_deals(baseline, e["deals"]),
+            workers=e["workers"],
+        )
+        rows.append({"timesteps": steps, **result["row"]})
+    append_rows(run_dir / "evals.csv", rows)
+    path.unlink()
+    path.with_suffix(".safetensors").unlink()
+    return rows
 
 
 def _decision_split(summary: dict) -> tuple[int, int]:
@@ -180,18 +207,13 @@ def fmt_estimate(mean: float | None, low: float | None = None, high: float | Non
 def final_markdown(cfg: Mapping, report: Mapping) -> str:
     tp = report["throughput"]
     rllib = tp.get("backend") == "rllib"
-    where = f"{tp['n_envs']} envs in " + (
-        f"{tp['workers'] or 'no'} RLlib env runners" if rllib else f"{tp['workers'] or 'no'} worker processes"
-    )
+    algorithm = "PPO on Ray RLlib" if rllib else tp.get("algorithm", "MaskablePPO")
     lines = [
-        f"# {report['run']}: {'PPO on Ray RLlib' if rllib else 'MaskablePPO'} on {report['game']}",
+        f"# {report['run']}: {algorithm} on {report['game']}",
         "",
         cfg.get("description") or "",
         "",
-        f"Trained {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.1f} min wall time "
-        f"({where}); env steps/s while collecting: "
-        f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
-        f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s).",
+        *(_batched_lines(tp) if tp.get("engine") == "batched" else _aec_lines(tp)),
         "",
         *(_init_lines(tp.get("init_from"))),
         *(_pretrain_lines(tp.get("pretrain"))),
@@ -244,6 +266,42 @@ def final_markdown(cfg: Mapping, report: Mapping) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _aec_lines(tp: Mapping) -> list[str]:
+    processes = "RLlib env runners" if tp.get("backend") == "rllib" else "worker processes"
+    return [
+        f"Trained {tp['timesteps']:,} learner steps in {tp['wall_seconds'] / 60:.1f} min wall time "
+        f"({tp['n_envs']} envs in {tp['workers'] or 'no'} {processes}); env steps/s while collecting: "
+        f"{tp['env_steps_per_second_collecting']}, overall (with updates and evaluations): "
+        f"{tp['env_steps_per_second_overall']}; resumed {tp['resumes']} time(s)."
+    ]
+
+
+def _batched_lines(tp: Mapping) -> list[str]:
+    net = tp["network"]
+    lines = [
+        f"Trained {tp['timesteps']:,} learner decisions ({tp['updates']:,} PPO updates, {tp['games']:,} games in "
+        f"{tp['n_envs']:,} batched rows) in {tp['wall_seconds'] / 60:.1f} min wall time, "
+        f"{tp['cpu_seconds'] / 60:.1f} min CPU time. Learner decisions per second end to end (collection and "
+        f"updates): {_rate(tp['learner_steps_per_second'])} of wall time, "
+        f"{_rate(tp['learner_steps_per_second_cpu'])} of CPU time; over the whole run with the evaluations: "
+        f"{_rate(tp['env_steps_per_second_overall'])}. Network: {_shared(net)}actor {net['pi']}, critic {net['vf']}, "
+        f"{net['activation']}; {tp['torch_threads']} torch thread(s); resumed {tp['resumes']} time(s).",
+    ]
+    if tp.get("league"):
+        lines += ["", "League at the end (PFSP: the learner's estimated win rate against each member, and how often "
+                  "it is drawn):", "", "| member | games | win rate | weight |", "|---|---|---|---|"]  # fmt: skip
+        lines += [f"| `{m['name']}` | {m['games']:,} | {m['win_rate']:.3f} | {m['weight']:.3f} |" for m in tp["league"]]
+    return lines
+
+
+def _shared(net: Mapping) -> str:
+    return f"shared {net['shared']}, then " if net.get("shared") else ""
+
+
+def _rate(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:,.0f}"
+
+
 def _above_zero(row: Mapping) -> str:
     return "yes" if row["difference_low"] is not None and row["difference_low"] > 0 else "no"
 
@@ -280,8 +338,8 @@ def plot_learning_curve(run_dir: Path, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    evals = _read_csv(run_dir / "evals.csv")
-    progress = _read_csv(run_dir / "progress.csv")
+    evals = read_csv(run_dir / "evals.csv")
+    progress = read_csv(run_dir / "progress.csv")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax = axes[0]
     by_baseline: dict[str, list[dict]] = {}
@@ -314,7 +372,7 @@ def plot_learning_curve(run_dir: Path, path: Path) -> None:
     plt.close(fig)
 
 
-def _read_csv(path: Path) -> list[dict]:
+def read_csv(path: Path) -> list[dict]:
     if not path.is_file():
         return []
     with open(path, newline="") as fh:

@@ -75,15 +75,18 @@ def mlp_architecture(net) -> dict:
     """The document's architecture of a torch module laid out as SB3's actor-critic.
 
     ``net`` has ``mlp_extractor.policy_net`` / ``.value_net`` (Sequentials of Linear
-    layers and activations), ``action_net`` and ``value_net``: an SB3 policy, or the
-    RLlib backend's ``ActorCritic`` (``training.rllib.modules``), which has the same names.
+    layers and activations; optionally ``shared_net``, layers before the split, the
+    batched trainer's option), ``action_net`` and ``value_net``: an SB3 policy, the
+    batched trainer's network, or the RLlib backend's ``ActorCritic``
+    (``training.rllib.modules``), which have the same names.
     """
     names = {id(m): name for name, m in net.named_modules()}
     mlp = net.mlp_extractor
+    shared = list(getattr(mlp, "shared_net", None) or [])
     return {
         "kind": "mlp",
-        "actor": _linear_layers([*mlp.policy_net, net.action_net], names, "actor"),
-        "critic": _linear_layers([*mlp.value_net, net.value_net], names, "critic"),
+        "actor": _linear_layers([*shared, *mlp.policy_net, net.action_net], names, "actor"),
+        "critic": _linear_layers([*shared, *mlp.value_net, net.value_net], names, "critic"),
     }  # fmt: skip
 
 

@@ -66,18 +66,16 @@ from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import (
-    baseline_deals,
-    baseline_spec,
     load_config,
+    load_run_config,
     resolve_n_envs,
     resolve_workers,
 )
-from pokerzoo.training.final_report import evaluate_pair, write_final_report
+from pokerzoo.training.final_report import periodic_evaluation, write_final_report
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
 from pokerzoo.training.opponents import OpponentPool
 from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
-    append_rows,
     env_states,
     make_logger,
     restore_env_states,
@@ -165,10 +163,7 @@ class Trainer:
     @classmethod
     def resume(cls, run_dir: str | Path, *, total_timesteps: int | None = None, **kw) -> Trainer:
         run_dir = Path(run_dir)
-        cfg_path = run_dir / "config.yaml"
-        if not cfg_path.is_file():
-            raise FileNotFoundError(f"{run_dir} is not a training run folder (no config.yaml)")
-        cfg = load_config(yaml.safe_load(cfg_path.read_text()))
+        cfg = load_run_config(run_dir)
         if total_timesteps is not None:
             cfg["total_timesteps"] = total_timesteps
         trainer = cls(cfg, run_dir, **kw)
@@ -448,15 +443,7 @@ class Trainer:
             "trainer": copy.deepcopy(self.state),
         }
         ckpt.write(tmp, model=model, document=policy_document(self.cfg, steps), state=state)
-        ckpt.commit(tmp, final)
-        pointer = root / "latest"
-        pointer_tmp = root / ".latest.tmp"
-        pointer_tmp.write_text(final.name + "\n")
-        os.replace(pointer_tmp, pointer)
-        kept = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("step_"))
-        for old in kept[: -self.cfg["keep_checkpoints"]]:
-            shutil.rmtree(old, ignore_errors=True)
-        return final
+        return ckpt.publish(tmp, final, self.cfg["keep_checkpoints"])
 
     def snapshot(self) -> Path:
         """Freeze the current policy into the opponent league."""
@@ -473,26 +460,10 @@ class Trainer:
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, steps: int) -> list[dict]:
         """Periodic evaluation of the current policy against ``eval.baselines``; rows go to evals.csv."""
-        e = self.cfg["eval"]
-        path = save_policy(
-            self.model, self.run_dir / "evals" / f"step_{steps:012d}.json", policy_document(self.cfg, steps)
-        )
-        rows = []
-        for baseline in e["baselines"]:
-            result = evaluate_pair(
-                self.cfg,
-                f"policy:{path.resolve()}",
-                baseline_spec(baseline),
-                baseline_deals(baseline, e["deals"]),
-                workers=e["workers"],
-            )
-            row = {"timesteps": steps, **result["row"]}
-            rows.append(row)
+        rows = periodic_evaluation(self.cfg, self.run_dir, self.model, steps)
+        for row in rows:
             self.model.logger.record(f"eval/{row['baseline']}/difference", row["difference"])
             self.model.logger.record(f"eval/{row['baseline']}/learned", row["learned"])
-        append_rows(self.run_dir / "evals.csv", rows)
-        path.unlink()  # the rows keep the numbers; snapshots keep policies worth keeping
-        path.with_suffix(".safetensors").unlink()
         return rows
 
     def finish(self) -> dict:

@@ -774,8 +774,8 @@ class HeuristicOpponent:
     runs in parallel and at least ``PARALLEL_MIN_ROWS`` rows are asked for.
     """
 
-    name = "heuristic"
-    scalar = MexicanHeuristicAgent  # the agent this one reproduces
+    name = "heuristic"  # the scalar agent it ports, in the agents registry
+    scalar_agent = MexicanHeuristicAgent
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES):
         if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
@@ -792,6 +792,13 @@ class HeuristicOpponent:
             raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
         self._seed = int(seed)
         self._words: np.ndarray | None = None
+
+    def scalar_twin(self, row: int, seat: int) -> MexicanHeuristicAgent:
+        """The scalar agent deciding as this one does for ``seat`` in ``row``: the same ``samples`` and a
+        generator in the state of that (row, seat)'s own before its first decision."""
+        agent = MexicanHeuristicAgent(samples=self.samples)
+        agent.rng = row_generator(self._seed, row, seat)
+        return agent
 
     def generators(self, num_envs: int) -> np.ndarray:
         """The words of every (row, seat) generator, row-major (``row * 7 + seat``); made on first use."""
@@ -821,3 +828,7 @@ class HeuristicOpponent:
         else:
             decide_rows(env.state, env.kernel.params, rows, words, self.samples, self._scratch_for(1), 0, out)
         return out
+
+
+# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
+AGENTS = (HeuristicOpponent,)

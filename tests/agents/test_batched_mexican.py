@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.batched.mexican_poker import HeuristicOpponent, new_scratch, row_generator, set_order
 from pokerzoo.agents.mexican_poker import MexicanHeuristicAgent
 from pokerzoo.envs import batched
@@ -63,10 +64,7 @@ def compare_heuristics(
     for scalar, s in zip(scalars, seeds, strict=True):
         scalar.reset(seed=int(s))
     players = env.kernel.params.num_players
-    agents = [[MexicanHeuristicAgent(samples=samples) for _ in range(players)] for _ in range(n)]
-    for r, row in enumerate(agents):
-        for s, agent in enumerate(row):
-            agent.rng = row_generator(seed, r, s)
+    agents = [[HeuristicOpponent(seed, samples).scalar_twin(r, s) for s in range(players)] for r in range(n)]
     opponent = opponent or HeuristicOpponent(seed=seed, samples=samples)
     share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
     rng = np.random.default_rng(action_seed)
@@ -122,6 +120,13 @@ def test_the_comparison_catches_a_different_decision():
     # The same agent from other generators predicts differently somewhere: the check must notice.
     with pytest.raises(AssertionError, match="batched heuristic"):
         compare_heuristics({"num_players": 3}, range(24), 8, opponent=HeuristicOpponent(seed=1, samples=4))
+
+
+def test_the_twins_are_the_scalar_agent_on_the_row_seat_generators():
+    twin = HeuristicOpponent(seed=5, samples=3).scalar_twin(2, 1)
+    assert isinstance(twin, MexicanHeuristicAgent) and twin.samples == 3
+    assert twin.rng.bit_generator.state == row_generator(5, 2, 1).bit_generator.state
+    assert batched_agents("mexican_poker")["heuristic"] is HeuristicOpponent
 
 
 def test_set_order_is_cpythons():

@@ -99,11 +99,11 @@ def test_means_png_makes_room_for_long_labels_and_titles(tmp_path):
 def test_a_total_that_is_not_whole_rollouts_is_said(capsys, tmp_path):
     from pokerzoo.training.config import load_config, rounding_note, trained_steps
 
-    cfg = load_config({"game": "caribbean_stud", "total_timesteps": 2000})
+    cfg = load_config({"game": "caribbean_stud", "engine": "aec", "total_timesteps": 2000})
     assert trained_steps(cfg) == 8192
     assert rounding_note(cfg) == ("note: total_timesteps 2,000 rounds up to 8,192: PPO collects whole rollouts of "
                                   "n_steps × n_envs = 512 × 16 = 8,192 steps")  # fmt: skip
-    assert rounding_note(load_config({"game": "caribbean_stud", "total_timesteps": 8192})) is None
+    assert rounding_note(load_config({"game": "caribbean_stud", "engine": "aec", "total_timesteps": 8192})) is None
     assert trained_steps(cfg, done=8192) == 8192 and rounding_note(cfg, done=8192) is None
 
 

@@ -207,43 +207,12 @@ def checkpoint_folder(tmp_path_factory) -> Path:
     from pokerzoo.training.train import Trainer
 
     run = tmp_path_factory.mktemp("ckpt") / "run"
-    cfg = {"game": "caribbean_stud", "n_envs": 2, "vec_env": "dummy", "total_timesteps": 32, "checkpoint_every": 32,
+    cfg = {"game": "caribbean_stud", "engine": "aec", "n_envs": 2, "vec_env": "dummy", "total_timesteps": 32,
+           "checkpoint_every": 32,
            "ppo": {"n_steps": 16, "batch_size": 16, "net_arch": [4]}, "eval": {"every": 0, "final_deals": 2,
            "final_workers": 1}}  # fmt: skip
     Trainer(load_config(cfg), run, progress=False).train()
     return next((run / "checkpoints").glob("step_*"))
-
-
-@FUZZ
-@given(name=st.sampled_from(["checkpoint.json", "state.pt", "optimizer.pt", "policy.json", "policy.safetensors"]),
-       data=st.binary(max_size=1500), vouch=st.booleans())  # fmt: skip
-def test_random_bytes_as_any_file_of_a_checkpoint(checkpoint_folder, name, data, vouch):
-    from pokerzoo.training import checkpoint as ckpt
-
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / checkpoint_folder.name
-        shutil.copytree(checkpoint_folder, folder)
-        (folder / name).write_bytes(data)
-        if vouch and name != ckpt.MANIFEST:  # the manifest rewritten to vouch for the new bytes
-            manifest = json.loads((folder / ckpt.MANIFEST).read_text())
-            manifest["files"][name] = hashlib.sha256(data).hexdigest()
-            (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
-        with pytest.raises(ckpt.CheckpointError):
-            ckpt.read(folder)
-
-
-@FUZZ
-@given(manifest=JSON)
-def test_random_json_as_a_checkpoint_manifest(checkpoint_folder, manifest):
-    from pokerzoo.training import checkpoint as ckpt
-
-    assume(manifest != json.loads((checkpoint_folder / ckpt.MANIFEST).read_text()))
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / checkpoint_folder.name
-        shutil.copytree(checkpoint_folder, folder)
-        (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
-        with pytest.raises(ckpt.CheckpointError):
-            ckpt.read(folder)
 
 
 def test_the_genuine_checkpoint_reads(checkpoint_folder):
@@ -251,3 +220,73 @@ def test_the_genuine_checkpoint_reads(checkpoint_folder):
 
     assert ckpt.read(checkpoint_folder).step == 32
     assert np.isfinite(ckpt.read(checkpoint_folder).state["last_obs"]).all()
+
+
+# --------------------------------------------------------------------------- the batched trainer's checkpoints
+@pytest.fixture(scope="module")
+def selfplay_checkpoint(tmp_path_factory) -> Path:
+    from pokerzoo.training.config import load_config
+    from pokerzoo.training.selfplay.trainer import SelfPlayTrainer
+
+    run = tmp_path_factory.mktemp("sp_ckpt") / "run"
+    cfg = {"game": "high_card", "n_envs": 16, "total_timesteps": 64, "checkpoint_every": 32,
+           "ppo": {"n_steps": 2, "batch_size": 16, "net_arch": [4]}, "league": {"snapshot_every": 1},
+           "eval": {"every": 0, "final_deals": 2, "final_workers": 1}}  # fmt: skip
+    SelfPlayTrainer(load_config(cfg), run, progress=False).train()
+    return next((run / "checkpoints").glob("step_*"))
+
+
+def checkpoint_kind(request, kind: str):
+    """(a genuine checkpoint folder, its reader, its files) of either trainer."""
+    from pokerzoo.training import checkpoint as ckpt
+    from pokerzoo.training.selfplay import checkpoint as sp_ckpt
+
+    if kind == "aec":
+        return request.getfixturevalue("checkpoint_folder"), ckpt.read, ckpt.FILES
+    return request.getfixturevalue("selfplay_checkpoint"), sp_ckpt.read, sp_ckpt.FILES
+
+
+@pytest.mark.parametrize("kind", ["aec", "batched"])
+@FUZZ
+@given(data=st.data(), vouch=st.booleans())
+def test_random_bytes_as_any_file_of_a_checkpoint(request, kind, data, vouch):
+    from pokerzoo.training import checkpoint as ckpt
+
+    original, read, files = checkpoint_kind(request, kind)
+    name = data.draw(st.sampled_from([ckpt.MANIFEST, *files]))
+    raw = data.draw(st.binary(max_size=1500))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / original.name
+        shutil.copytree(original, folder)
+        (folder / name).write_bytes(raw)
+        if vouch and name != ckpt.MANIFEST:  # the manifest rewritten to vouch for the new bytes
+            manifest = json.loads((folder / ckpt.MANIFEST).read_text())
+            manifest["files"][name] = hashlib.sha256(raw).hexdigest()
+            (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
+        with pytest.raises(ckpt.CheckpointError):
+            read(folder)
+
+
+@pytest.mark.parametrize("kind", ["aec", "batched"])
+@FUZZ
+@given(manifest=JSON)
+def test_random_json_as_a_checkpoint_manifest(request, kind, manifest):
+    from pokerzoo.training import checkpoint as ckpt
+
+    original, read, _ = checkpoint_kind(request, kind)
+    assume(manifest != json.loads((original / ckpt.MANIFEST).read_text()))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / original.name
+        shutil.copytree(original, folder)
+        (folder / ckpt.MANIFEST).write_text(json.dumps(manifest))
+        with pytest.raises(ckpt.CheckpointError):
+            read(folder)
+
+
+def test_a_selfplay_checkpoint_holds_no_pickle(selfplay_checkpoint):
+    from pokerzoo.training.selfplay import checkpoint as sp_ckpt
+
+    found = sp_ckpt.read(selfplay_checkpoint)
+    assert found.step >= 32 and all(a.dtype != object for a in found.arrays.values())
+    with np.load(selfplay_checkpoint / "arrays.npz", allow_pickle=False) as data:
+        assert {"env/state.hands", "buffer/open", "collector/acted"} <= set(data.files)

@@ -11,7 +11,7 @@ from pokerzoo.envs.engine.options import ConfigError
 from pokerzoo.training import config as train
 from pokerzoo.training.config import load_config
 
-BASE = {"game": "caribbean_stud", "n_envs": 2, "ppo": {"n_steps": 8, "batch_size": 8}}
+BASE = {"game": "caribbean_stud", "engine": "aec", "n_envs": 2, "ppo": {"n_steps": 8, "batch_size": 8}}
 SECTIONS = {None: train.TOP, **train.SECTIONS}
 
 

@@ -20,6 +20,7 @@ from pokerzoo.training.train import Trainer
 
 CFG = {
     "game": "perico",
+    "engine": "aec",
     "options": {"num_players": 3},
     "seed": 11,
     "total_timesteps": 256,

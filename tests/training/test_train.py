@@ -39,6 +39,7 @@ LEAGUE_OPTIONS = {"mexican_poker_v0": {"rounds": 2}}.get(LEAGUE_GAME, {})
 def tiny(game: str = CARIBBEAN, **changes) -> dict:
     cfg = {
         "game": game,
+        "engine": "aec",  # these tests are the MaskablePPO trainer's (tests/training/test_selfplay_*: the batched one)
         "options": LEAGUE_OPTIONS if game == LEAGUE_GAME else {},
         "seed": 3,
         "total_timesteps": 1024,
@@ -400,7 +401,7 @@ def test_docs_describe_every_config_key():
     from pokerzoo.training import config as train
 
     doc = (Path(__file__).parents[2] / "docs" / "training.md").read_text()
-    for options in (train.TOP, train.OPPONENTS, train.PPO, train.EVAL, train.PRETRAIN):
+    for options in (train.TOP, train.OPPONENTS, train.LEAGUE, train.PPO, train.EVAL, train.PRETRAIN):
         for name, *_ in options.describe():
             assert f"`{name}`" in doc, f"docs/training.md does not describe config key {name}"
 

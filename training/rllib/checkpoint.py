@@ -56,7 +56,7 @@ def read(folder: Path | None) -> ckpt.Checkpoint:
         read_policy(folder / "policy.json")
     except (ValueError, FileNotFoundError) as exc:
         raise ckpt.CheckpointError(f"policy: {exc}") from None
-    state = ckpt.decode(ckpt._torch_load(folder / "state.pt"))
+    state = ckpt.decode(ckpt.torch_load(folder / "state.pt"))
     ok = (
         isinstance(state, dict)
         and state.get("format") == FORMAT

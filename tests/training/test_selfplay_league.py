@@ -1,0 +1,90 @@
+"""The self-play league: PFSP weights from the learner's results, their memory, draws, snapshots joining and
+leaving, and the members a config may name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.batched import batched_agents
+from pokerzoo.agents.policy import shipped_policies
+from pokerzoo.envs.batched.opponents import PolicyOpponent, RandomOpponent
+from pokerzoo.training.config import LEAGUE
+from pokerzoo.training.policy_export import save_policy
+from pokerzoo.training.selfplay.league import League, member_opponent
+from pokerzoo.training.selfplay.network import ActorCritic
+
+CARIBBEAN = "caribbean_stud_v0"
+
+
+def league(**settings) -> League:
+    return League(CARIBBEAN, {}, {**LEAGUE.defaults(), **settings})
+
+
+def test_weights_are_alphastars_hard_pfsp_of_the_estimated_win_rates():
+    lg = league(scripted=["random", "ppo"])
+    random_, ppo = lg.active()
+    assert isinstance(random_.opponent, RandomOpponent) and isinstance(ppo.opponent, PolicyOpponent)
+    np.testing.assert_allclose(lg.weights(), [0.5, 0.5])  # nothing known: p = 1/2 for both
+    lg.record(np.array([random_.id] * 8 + [ppo.id] * 8), np.array([1.0] * 8 + [0.0, 0.5] + [0.0] * 6))
+    p = np.array([(8 + 1) / (8 + 2), (0.5 + 1) / (8 + 2)])
+    assert [m.win_rate for m in lg.active()] == pytest.approx(p.tolist())
+    f = (1 - p) ** 2
+    np.testing.assert_allclose(lg.weights(), f / f.sum())
+    assert lg.weights()[1] > 0.9  # the member the learner does worst against comes up most
+    assert league(scripted=["random", "ppo"], pfsp_power=0.0).weights().tolist() == [0.5, 0.5]
+
+
+def test_draws_follow_the_weights():
+    lg = league(scripted=["random", "ppo"])
+    a, b = lg.active()
+    lg.record(np.array([a.id] * 6), np.ones(6))
+    ids = lg.draw(np.random.default_rng(0), 40_000)
+    share = np.mean(ids == b.id)
+    assert share == pytest.approx(lg.weights()[1], abs=0.01)
+
+
+def test_old_results_fade_with_the_halflife():
+    lg = league(scripted=["random"], pfsp_halflife=4.0)
+    (m,) = lg.active()
+    lg.record(np.array([m.id] * 10), np.ones(10))
+    for _ in range(4):
+        lg.decay()
+    assert m.games == pytest.approx(5.0) and m.wins == pytest.approx(5.0) and m.played == 10
+
+
+def test_snapshots_beyond_the_limit_stop_being_drawn_and_leave_when_no_game_holds_them(tmp_path):
+    lg = league(scripted=["random"], max_snapshots=2)
+    path = shipped_policies(CARIBBEAN)["ppo"]
+    snaps = [lg.add_snapshot(path, step) for step in (10, 20, 30)]
+    assert [m.name for m in lg.active()] == ["random", "snapshot@20", "snapshot@30"]
+    assert not snaps[0].active and snaps[0].id in lg.members
+    lg.prune(np.array([snaps[0].id]))  # still seated in a game: stays to finish it
+    assert snaps[0].id in lg.members
+    lg.prune(np.array([], dtype=np.int64))
+    assert snaps[0].id not in lg.members and len(lg.members) == 3
+
+
+def test_state_round_trip_rebuilds_every_member():
+    lg = league(scripted=["random", "ppo"])
+    lg.add_snapshot(shipped_policies(CARIBBEAN)["ppo"], 7)
+    lg.record(np.array([0, 1, 2, 2]), np.array([1.0, 0.0, 0.5, 1.0]))
+    lg.decay()
+    again = league(scripted=[])
+    again.load_state_dict(lg.state_dict())
+    assert again.table() == lg.table() and again.next_id == lg.next_id
+    assert [type(m.opponent) for m in again.members.values()] == [RandomOpponent, PolicyOpponent, PolicyOpponent]
+
+
+def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
+    assert "random" in batched_agents(CARIBBEAN)
+    assert isinstance(member_opponent(CARIBBEAN, {}, "random"), RandomOpponent)
+    with pytest.raises(ValueError, match=r"members: random .*ppo.* policy:PATH"):
+        member_opponent(CARIBBEAN, {}, "rules_of_thumb")
+    with pytest.raises(FileNotFoundError):
+        member_opponent(CARIBBEAN, {}, "policy:/nowhere/p.json")
+    three = {"game": "high_card_v0", "options": {"num_players": 3}, "observation_size": 59, "num_actions": 2}
+    path = save_policy(ActorCritic(59, 2, [4], "relu"), tmp_path / "p.json", three)
+    assert isinstance(member_opponent("high_card", {"num_players": 3}, f"policy:{path}"), PolicyOpponent)
+    with pytest.raises(ValueError, match="takes 59 observation entries and 2 actions; high_card_v0 with these"):
+        member_opponent("high_card", {"num_players": 4}, f"policy:{path}")

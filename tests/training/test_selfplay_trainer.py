@@ -1,0 +1,306 @@
+"""The batched self-play trainer end to end: a tiny run (seconds), exact resume (simulated and after SIGKILL),
+fallback past a corrupt checkpoint, the CLI, and the config errors of the engine choice.
+
+Three-card high card (the example game, three seats, batched) gives a league
+with snapshots and scripted members whose state must survive a resume; the
+runs check the machinery, not learning (the demo and docs/training.md show that).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.envs.engine.options import ConfigError
+from pokerzoo.training import checkpoint as ckpt
+from pokerzoo.training.config import load_config
+from pokerzoo.training.engines import make_trainer, resume_trainer
+from pokerzoo.training.selfplay import checkpoint as sp_ckpt
+from pokerzoo.training.selfplay.trainer import SelfPlayTrainer
+
+GAME, OPTIONS = "high_card_v0", {"num_players": 3}
+TOTAL, EVERY = 3000, 1024
+
+
+def tiny(**changes) -> dict:
+    cfg = {
+        "game": GAME,
+        "options": OPTIONS,
+        "seed": 5,
+        "total_timesteps": TOTAL,
+        "n_envs": 48,
+        "checkpoint_every": 600,
+        "keep_checkpoints": 50,
+        "league": {"self_play": 0.5, "scripted": ["random"], "snapshot_every": 2, "max_snapshots": 2},
+        "ppo": {"n_steps": 5, "batch_size": 64, "n_epochs": 2, "net_arch": [16],
+                "learning_rate": {"start": 1e-3, "end": 1e-4}, "ent_coef": {"start": 0.02, "end": 0.0}},
+        "eval": {"every": EVERY, "deals": 6, "baselines": ["random", "threshold"], "final_deals": 8,
+                 "final_workers": 1},
+    }  # fmt: skip
+    for key, value in changes.items():
+        node = cfg
+        parts = key.split("__")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return cfg
+
+
+def csv_rows(path: Path, drop: tuple[str, ...] = ("time/",)) -> list[dict]:
+    with open(path, newline="") as fh:
+        return [{k: v for k, v in r.items() if not k.startswith(drop)} for r in csv.DictReader(fh)]
+
+
+def assert_same_params(a: Path, b: Path) -> None:
+    pa, pb = read_policy(a).tensors, read_policy(b).tensors
+    assert pa.keys() == pb.keys()
+    for k in pa:
+        np.testing.assert_array_equal(pa[k], pb[k], err_msg=f"parameter {k} differs")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted tiny run: the reference of the resume tests."""
+    run = tmp_path_factory.mktemp("selfplay") / "run"
+    cfg = load_config(tiny())
+    trainer = make_trainer(cfg, run, progress=False)
+    assert isinstance(trainer, SelfPlayTrainer)
+    return run, trainer.train()
+
+
+def test_tiny_run_writes_the_run_folder(reference):
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs import game_class
+    from pokerzoo.evaluation.tournament import play_game
+
+    run, report = reference
+    for name in ("config.yaml", "progress.csv", "evals.csv", "final/policy.json", "final/policy.safetensors",
+                 "final/report.md", "final/report.json", "final/learning_curve.png", "final/config.yaml"):  # fmt: skip
+        assert (run / name).is_file(), name
+    assert any((run / "tb").iterdir())
+    assert yaml.safe_load((run / "config.yaml").read_text())["engine"] == "batched"
+    progress = csv_rows(run / "progress.csv", ())
+    steps = [int(r["time/total_timesteps"]) for r in progress]
+    assert steps == sorted(steps) and steps[-1] >= TOTAL > steps[-2]
+    assert all(float(r["time/loop_steps_per_s"]) > 0 and float(r["time/loop_cpu_steps_per_s"]) > 0 for r in progress)
+    assert {"rollout/ep_rew_mean", "rollout/ep_rew_mean_league", "train/approx_kl", "train/value_loss",
+            "league/random/win_rate", "league/min_win_rate"} <= set(progress[0])  # fmt: skip
+    evals = csv_rows(run / "evals.csv")
+    marks = sorted({int(r["timesteps"]) for r in evals})
+    assert marks[0] == 0 and len(marks) == 1 + TOTAL // EVERY  # at the start, then past every 1024 decisions
+    assert all(m // EVERY > p // EVERY for p, m in itertools.pairwise(marks))
+    assert {r["baseline"] for r in evals} == {"random", "threshold"}
+    updates = len(progress)
+    snapshots = sorted((run / "snapshots").glob("*.json"))
+    assert len(snapshots) == (updates - 1) // 2  # every second update, none at the very end
+    tp = report["throughput"]
+    assert tp["engine"] == "batched" and tp["timesteps"] == steps[-1] and tp["updates"] == updates
+    assert tp["league"][0]["name"] == "random" and len(tp["league"]) == 3  # random + 2 snapshots
+    text = (run / "final" / "report.md").read_text()
+    assert "PPO on the batched engine" in text and "of CPU time" in text and "paired difference" in text
+    agent = make_agent(GAME, f"policy:{run}")
+    game = game_class(GAME)(seed=0, **OPTIONS)
+    play_game(game, [agent, make_agent(GAME, "random", seed=1), make_agent(GAME, "threshold")])
+    assert game.is_over and agent.meta["provenance"]["timesteps"] == steps[-1]
+
+
+def test_resume_from_a_mid_run_checkpoint_gives_the_same_run(reference, tmp_path):
+    """A kill right after a mid-run checkpoint, simulated: the resumed run ends bit for bit the same."""
+    run, _ = reference
+    # a mid-run checkpoint holding decisions still open (carried to the next rollout) and snapshots
+    middle = next(f for f in ckpt.candidates(run)[1:] if (sp_ckpt.read(f).arrays["buffer/open"] >= 0).sum() > 0
+                  and sp_ckpt.read(f).state["loop"]["league"]["next_id"] > 2)  # fmt: skip
+    step = ckpt.step_of(middle)
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    shutil.rmtree(copy / "final")
+    for folder in ckpt.candidates(copy):
+        if ckpt.step_of(folder) > step:
+            shutil.rmtree(folder)
+    (copy / "checkpoints" / "latest").write_text(middle.name + "\n")
+    for extra in (copy / "snapshots").glob("step_*"):  # the killed run had not made these yet
+        if int(extra.stem.split("_")[1]) > step:
+            extra.unlink()
+    trainer = resume_trainer(copy, progress=False)
+    assert isinstance(trainer, SelfPlayTrainer) and trainer._resume_from.name == middle.name
+    assert trainer._checkpoint.arrays["buffer/open"].shape == (48, 3)
+    trainer.train()
+    assert_same_params(run / "final" / "policy.json", copy / "final" / "policy.json")
+    assert csv_rows(copy / "progress.csv") == csv_rows(run / "progress.csv")
+    assert csv_rows(copy / "evals.csv", ("seconds",)) == csv_rows(run / "evals.csv", ("seconds",))
+    assert trainer.state["resumes"] == 1
+    report = json.loads((copy / "final" / "report.json").read_text())
+    assert report["throughput"]["league"] == json.loads((run / "final" / "report.json").read_text())[
+        "throughput"]["league"]  # fmt: skip
+
+
+def test_resume_after_sigkill_ends_with_identical_weights(reference, tmp_path):
+    """A real SIGKILL of `pokerzoo train` after a checkpoint, then `--resume`: the weights and logs of the
+    uninterrupted run."""
+    run, _ = reference
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(tiny()))
+    killed = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "pokerzoo.cli.main", "train", str(config), "--out", str(killed), "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    latest = killed / "checkpoints" / "latest"
+    deadline = time.monotonic() + 600
+    while not latest.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert latest.exists(), f"no checkpoint before the kill: {proc.stderr.read().decode()[-2000:]}"
+    if (killed / "final").exists():
+        pytest.skip("the run finished before it could be killed (machine too fast for this test)")
+    from pokerzoo.cli.main import main
+
+    assert main(["train", "--resume", str(killed), "--no-progress"]) == 0
+    assert_same_params(run / "final" / "policy.json", killed / "final" / "policy.json")
+    assert csv_rows(killed / "progress.csv") == csv_rows(run / "progress.csv")
+    assert "--resume" in (killed / "commands.txt").read_text()
+
+
+def test_resume_skips_a_corrupt_newest_checkpoint_and_names_it(reference, tmp_path):
+    run, _ = reference
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    shutil.rmtree(copy / "final")
+    newest, older = ckpt.candidates(copy)[:2]
+    (newest / "arrays.npz").write_bytes(b"not an archive")
+    trainer = SelfPlayTrainer.resume(copy, progress=False)
+    assert trainer._resume_from == older
+    assert trainer.skipped_checkpoints == [(newest.name, "arrays.npz does not match its SHA-256 in checkpoint.json "
+                                                         "(truncated or changed)")]  # fmt: skip
+    for folder in ckpt.candidates(copy):
+        (folder / "state.pt").unlink()
+    with pytest.raises(ckpt.CheckpointError, match=r"no intact checkpoint.*state.pt is missing"):
+        SelfPlayTrainer.resume(copy, progress=False)
+
+
+def test_a_checkpoint_of_the_other_engine_is_named(reference, tmp_path):
+    run, _ = reference
+    folder = tmp_path / "step_000000000001"
+    shutil.copytree(ckpt.candidates(run)[0], folder)
+    manifest = json.loads((folder / ckpt.MANIFEST).read_text())
+    (folder / ckpt.MANIFEST).write_text(json.dumps({**manifest, "format": ckpt.FORMAT}))
+    with pytest.raises(ckpt.CheckpointError, match="engine aec"):
+        sp_ckpt.read(folder)
+    with pytest.raises(ckpt.CheckpointError):
+        ckpt.read(ckpt.candidates(run)[0])  # and the other reader refuses this one
+
+
+def test_a_finished_run_is_not_overwritten(reference):
+    run, _ = reference
+    with pytest.raises(ValueError, match="already holds a run"):
+        SelfPlayTrainer(load_config(tiny()), run, progress=False).train()
+
+
+def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
+    from pokerzoo.cli.main import main
+
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump(tiny(total_timesteps=300, checkpoint_every=0, eval__every=0)))
+    out = tmp_path / "run"
+    assert main(["train", str(config), "--out", str(out), "--no-progress", "--set", "league.self_play=1.0"]) == 0
+    text = capsys.readouterr().out
+    assert "(engine batched)" in text and "stops at the first rollout end past 300" in text
+    assert f"policy:{out}" in text and "paired difference" in text
+    assert yaml.safe_load((out / "config.yaml").read_text())["league"]["self_play"] == 1.0
+    assert main(["train", "--resume", str(out), "--timesteps", "600", "--no-progress"]) == 0
+    assert json.loads((out / "final" / "report.json").read_text())["throughput"]["timesteps"] >= 600
+
+
+# --------------------------------------------------------------------------- config
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"engine": "gpu"}, "engine='gpu' is not allowed"),
+        ({"opponents": {"self_play": 1.0}}, "opponents is a key of engine aec; .*engine batched .the default for "
+                                            "high_card_v0.: remove opponents or set engine: aec"),
+        ({"vec_env": "dummy"}, "vec_env is a key of engine aec"),
+        ({"pretrain": {"teacher": "threshold"}}, "pretrain is a key of engine aec"),
+        ({"engine": "aec"}, "league is a key of engine batched; this config trains with engine aec: remove"),
+        ({"engine": "aec", "league": {}, "n_envs": 4096}, "n_envs=4096 is out of range for engine aec"),
+        ({"league": {"scripted": ["nobody"]}}, "league: member 'nobody': not a batched league member of "
+                                               "high_card_v0; members: random"),
+        ({"league": {"scripted": ["random", "random"]}}, "listed twice"),
+        ({"league": {"self_play": 1.5}}, "self_play=1.5 is out of range"),
+        ({"league": {"pfsp_power": -1}}, "pfsp_power=-1"),
+        ({"league": {"snapshot_every": -1}}, "snapshot_every=-1"),
+        ({"n_envs": 1 << 21}, "n_envs=2097152 is out of range"),
+        ({"n_envs": 1 << 20, "ppo": {"n_steps": 4096, "batch_size": 64}}, "GiB of buffer.*lower n_envs or ppo.n_steps"),
+        ({"ppo": {"n_steps": 1, "batch_size": 64}, "n_envs": 8}, "batch_size 64 exceeds a rollout"),
+    ],
+)
+def test_bad_configs_are_named(changes, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(tiny(**changes))
+
+
+def test_engine_defaults_follow_the_game():
+    batched = load_config({"game": "high_card"})
+    assert batched["engine"] == "batched" and batched["n_envs"] == 4096 and batched["ppo"]["n_steps"] == 16
+    aec = load_config({"game": "high_card", "engine": "aec"})
+    assert aec["n_envs"] == 16 and aec["ppo"]["n_steps"] == 512
+    assert load_config({"game": "perico"})["engine"] == ("batched" if _has_kernel("perico") else "aec")
+    if not _has_kernel("mexican_poker"):
+        with pytest.raises(ConfigError, match=r"mexican_poker_v0 has no batched kernel yet.*use engine: aec"):
+            load_config({"game": "mexican_poker", "engine": "batched"})
+
+
+def test_a_run_folder_without_engine_resumes_with_the_aec_trainer(tmp_path):
+    from pokerzoo.training.train import Trainer
+
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"game": "high_card", "n_envs": 2, "vec_env": "dummy",
+                                                          "opponents": {"scripted": {"random": 1.0}}}))  # fmt: skip
+    with pytest.raises(ckpt.CheckpointError, match="no intact checkpoint"):
+        resume_trainer(tmp_path)
+    from pokerzoo.training.config import load_run_config
+    from pokerzoo.training.engines import trainer_class
+
+    assert trainer_class(load_run_config(tmp_path)) is Trainer
+
+
+def _has_kernel(game: str) -> bool:
+    from pokerzoo.envs.batched import BATCHED_GAMES
+
+    return f"{game}_v0" in BATCHED_GAMES
+
+
+def test_demo_trains_on_the_batched_engine_prints_the_curve_and_the_report(tmp_path, capsys):
+    from pokerzoo.cli.main import main
+
+    config = tmp_path / "demo.yaml"
+    config.write_text(yaml.safe_dump(tiny(total_timesteps=600, eval__every=300, checkpoint_every=0)))
+    args = ["demo", "--config", str(config), "--games", "6", "--workers", "1", "--out", str(tmp_path), "--no-progress"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    run = next(tmp_path.glob("high_card-train-*"))
+    assert "(engine batched)" in out and "learner decisions/s end to end" in out
+    assert "| learner decisions | vs random | vs threshold |" in out and "| 0 | " in out
+    assert f"policy:{run}" in out and "Paired differences" in out
+    assert out.rstrip().splitlines()[-1].startswith(f"report: {run / 'demo_evaluation' / 'report.md'}")
+    with pytest.raises(ValueError, match="--game perico but the config"):
+        from pokerzoo.cli import demo
+
+        demo.run_training(demo_args(config))
+
+
+def demo_args(config: Path):
+    import argparse
+
+    return argparse.Namespace(config=str(config), game="perico", timesteps=None, games=None, out="x", seed=0,
+                              workers=1, progress=False)  # fmt: skip

@@ -1,0 +1,127 @@
+"""Checkpoints of the batched trainer, in formats whose loading runs no code.
+
+``RUN/checkpoints/step_<N>/`` holds:
+
+* ``policy.json`` + ``policy.safetensors``: the network (float32, actor and
+  critic), a policy file that ``policy:RUN`` plays while the run is unfinished;
+* ``optimizer.pt``: Adam's state dict, read with ``torch.load(weights_only=True)``;
+* ``arrays.npz``: every numpy array of the learner's state, read with
+  ``np.load(allow_pickle=False)``: the batched env (game state arrays, every
+  row's generator, the waiting observations and masks), the open decisions
+  carried to the next rollout, the per-(row, seat) reward accounts and the
+  seats' controllers;
+* ``state.pt``: the rest as plain data (``torch.load(weights_only=True)``):
+  counters, the league (members, their sources and PFSP statistics; snapshots
+  are policy files in ``RUN/snapshots/``), the global RNG states, the rolling
+  episode returns, the logger's pending values and the trainer's tallies;
+* ``checkpoint.json``: the format, the step and every file's SHA-256, written last.
+
+The folder is written under a temporary name and renamed into place
+(``pokerzoo.training.checkpoint.publish``); ``read`` checks a folder
+completely and raises ``CheckpointError`` naming what is wrong, so
+``find_intact`` falls back to the newest checkpoint that is whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from pokerzoo.agents.policy_file import PolicyFileError, read_policy
+from pokerzoo.training import checkpoint as ckpt
+from pokerzoo.training.checkpoint import CheckpointError, decode, encode, file_sha256, torch_load
+from pokerzoo.training.policy_export import save_policy
+
+FORMAT = "pokerzoo.selfplay-checkpoint/1"
+FILES = ("policy.json", "policy.safetensors", "optimizer.pt", "state.pt", "arrays.npz")
+STATE_KEYS = ("step", "loop", "rng", "logger", "trainer")
+
+
+@dataclass
+class SelfPlayCheckpoint:
+    path: Path
+    step: int
+    optimizer: dict
+    state: dict  # STATE_KEYS
+    arrays: dict[str, np.ndarray]
+    policy: Path
+
+
+def write(folder: Path, *, model, optimizer, document: dict, state: dict, arrays: dict[str, np.ndarray]) -> Path:
+    """Write a checkpoint into the new folder ``folder`` (``state``: STATE_KEYS)."""
+    folder.mkdir(parents=True)
+    save_policy(model, folder / "policy.json", document)
+    torch.save(optimizer.state_dict(), folder / "optimizer.pt")
+    torch.save(encode(state), folder / "state.pt")
+    np.savez(folder / "arrays.npz", **arrays)
+    manifest = {
+        "format": FORMAT,
+        "step": int(state["step"]),
+        "files": {name: file_sha256(folder / name) for name in FILES},
+    }
+    tmp = folder / f".{ckpt.MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
+    os.replace(tmp, folder / ckpt.MANIFEST)
+    return folder
+
+
+def read(folder: Path) -> SelfPlayCheckpoint:
+    """Check checkpoint ``folder`` completely and read it; ``CheckpointError`` says why it cannot be used."""
+    if not folder.is_dir():
+        raise CheckpointError("missing")
+    path = folder / ckpt.MANIFEST
+    if not path.is_file():
+        raise CheckpointError(f"no {ckpt.MANIFEST} (unfinished or damaged)")
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CheckpointError(f"{ckpt.MANIFEST} is not readable JSON ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise CheckpointError(f"{ckpt.MANIFEST} is not a batched-trainer checkpoint manifest ({FORMAT})")
+    if manifest.get("format") == ckpt.FORMAT:
+        raise CheckpointError(f"a checkpoint of engine aec ({ckpt.FORMAT}), not of the batched trainer")
+    files, step = manifest.get("files"), manifest.get("step")
+    if manifest.get("format") != FORMAT or not isinstance(files, dict) or not _is_count(step):
+        raise CheckpointError(f"{ckpt.MANIFEST} is not a batched-trainer checkpoint manifest ({FORMAT})")
+    for name in FILES:
+        if not (folder / name).is_file():
+            raise CheckpointError(f"{name} is missing")
+        if files.get(name) != file_sha256(folder / name):
+            raise CheckpointError(f"{name} does not match its SHA-256 in {ckpt.MANIFEST} (truncated or changed)")
+    try:
+        read_policy(folder / "policy.json")
+    except (PolicyFileError, FileNotFoundError) as exc:
+        raise CheckpointError(f"policy: {exc}") from None
+    optimizer = torch_load(folder / "optimizer.pt")
+    state = decode(torch_load(folder / "state.pt"))
+    if not isinstance(state, dict) or set(state) != set(STATE_KEYS) or not isinstance(optimizer, dict):
+        raise CheckpointError("state.pt or optimizer.pt does not hold what a checkpoint holds")
+    if state["step"] != step:
+        raise CheckpointError("state.pt does not belong to this checkpoint")
+    return SelfPlayCheckpoint(folder, int(step), optimizer, state, _load_arrays(folder / "arrays.npz"),
+                              folder / "policy.json")  # fmt: skip
+
+
+def _is_count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def _load_arrays(path: Path) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise ValueError("not an npz archive")
+            arrays = {k: data[k] for k in data.files}
+    except Exception as exc:  # whatever numpy or zipfile raise on a bad file, the file is unusable
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        why = f"{type(exc).__name__}: {first[:200]}"
+        raise CheckpointError(f"{path.name} is not loadable as plain arrays ({why})") from None
+    if any(a.dtype.hasobject for a in arrays.values()):
+        raise CheckpointError(f"{path.name} holds object arrays")
+    return arrays

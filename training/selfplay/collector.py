@@ -1,0 +1,191 @@
+"""Collection: N games at once, each seat played by the learner or a league member, every step one ``env.step``.
+
+At the start of every game (row) each seat gets a controller: with
+probability ``self_play`` the learner takes every seat (parameter sharing);
+otherwise it takes one random seat and one league member, drawn by PFSP,
+takes all the others (a game with one seat is always the learner's). Then,
+at every step:
+
+1. the rows whose acting seat is the learner's get one batched forward pass
+   (masked categorical: an illegal action has probability 0) and one sampled
+   action each; their decisions go to the buffer, each in its (row, seat) stream;
+2. each member decides its rows in one batch (``act(env, rows)``);
+3. one ``env.step`` of all rows; the rewards are booked per (row, seat) by
+   ``SeatAccounts`` and complete the decisions they belong to (``DecisionBuffer.settle``);
+4. in rows whose game ended, the learner's result against the member goes to
+   the league's PFSP statistics and the next game gets its controllers.
+
+Randomness: one generator per rollout (the learner's samples and the seat
+assignments), derived from the run's seed and the rollout's number.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, NamedTuple
+
+import numpy as np
+import torch
+
+from pokerzoo.envs.batched.core import BatchedEnv
+from pokerzoo.envs.batched.seats import SeatAccounts, Transitions
+from pokerzoo.training.selfplay.buffer import DecisionBuffer
+from pokerzoo.training.selfplay.league import League
+from pokerzoo.training.selfplay.network import ActorCritic, masked_log_probs, sample_actions
+
+LEARNER = -1  # controller of a seat the learner plays (else: a league member's id)
+EPISODE_WINDOW = 100  # learner games in the rolling means (SB3's ep_info_buffer)
+TIE = 1e-9
+
+
+class RolloutStats(NamedTuple):
+    decisions: int  # learner decisions made
+    steps: int  # env steps (rows x steps)
+    games: int  # games finished (all rows)
+
+
+class Collector:
+    """Plays ``env`` with the learner ``model`` and the ``league``, filling ``buffer`` (see the module docstring)."""
+
+    def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
+                 self_play: float, reward_scale: float):  # fmt: skip
+        n, p = env.num_envs, env.num_players
+        env.copy = False
+        self.env = env
+        self.model = model
+        self.league = league
+        self.buffer = buffer
+        self.self_play = float(self_play)
+        self.reward_scale = float(reward_scale)
+        self.accounts = SeatAccounts(n, p)
+        self.controller = np.full((n, p), LEARNER, dtype=np.int64)
+        self.game_totals = np.zeros((n, p), dtype=np.float64)  # every seat's rewards in the current game
+        self.returns = np.zeros((n, p), dtype=np.float64)  # the learner streams' rewards so far (game units)
+        self.episode_returns: deque[float] = deque(maxlen=EPISODE_WINDOW)  # every learner seat's game total
+        self.league_returns: deque[float] = deque(maxlen=EPISODE_WINDOW)  # ... in games against a member
+        self.rng = np.random.default_rng(0)
+        self.on_transitions = None  # optional hook: called with every settled ``Transitions`` (tests)
+        self._actions = np.zeros(n, dtype=np.int64)
+
+    # ------------------------------------------------------------------ games and seats
+    def start(self, seeds: list[int], rng: np.random.Generator) -> None:
+        """New games in every row (row i seeded ``seeds[i]``), with their controllers."""
+        self.rng = rng
+        self.env.reset(seed=seeds)
+        self.assign(self.env.all_rows)
+
+    def assign(self, rows: np.ndarray) -> None:
+        """Controllers for the new games of ``rows``."""
+        if rows.size == 0:
+            return
+        self.controller[rows] = LEARNER
+        players = self.env.num_players
+        if players == 1 or not self.league.active():
+            return
+        against = rows[self.rng.random(rows.size) >= self.self_play]
+        if against.size == 0:
+            return
+        seats = self.rng.integers(players, size=against.size)
+        self.controller[against] = self.league.draw(self.rng, against.size)[:, None]
+        self.controller[against, seats] = LEARNER
+
+    # ------------------------------------------------------------------ one rollout
+    def collect(self, steps: int, rng: np.random.Generator) -> RolloutStats:
+        self.rng = rng
+        decisions = games = 0
+        self.model.eval()
+        with torch.inference_mode():
+            for _ in range(steps):
+                made, ended = self.step()
+                decisions += made
+                games += ended
+        return RolloutStats(decisions, steps * self.env.num_envs, games)
+
+    def step(self) -> tuple[int, int]:
+        """One decision in every row; returns (learner decisions, games ended)."""
+        env, buffer = self.env, self.buffer
+        player = env.current_player
+        who = self.controller[env.all_rows, player]
+        learner_rows = np.flatnonzero(who == LEARNER)
+        actions = self._actions
+        if learner_rows.size:
+            seats = player[learner_rows]
+            self._settle(self.accounts.decide(learner_rows, seats))
+            where = buffer.reserve(learner_rows, seats)
+            obs, mask = buffer.obs[where], buffer.mask[where]
+            np.take(env.obs, learner_rows, axis=0, out=obs)
+            np.take(env.mask, learner_rows, axis=0, out=mask)
+            logits, values = self.model(torch.from_numpy(obs))
+            log_probs = masked_log_probs(logits, torch.from_numpy(mask)).numpy()
+            chosen = sample_actions(log_probs, self.rng.random(learner_rows.size))
+            buffer.action[where] = chosen
+            buffer.log_prob[where] = log_probs[np.arange(chosen.shape[0]), chosen]
+            buffer.value[where] = values.numpy()
+            actions[learner_rows] = chosen
+        if learner_rows.size < env.num_envs:
+            member_rows = np.flatnonzero(who != LEARNER)
+            members = who[member_rows]
+            for mid in np.unique(members).tolist():
+                rows = member_rows[members == mid]
+                actions[rows] = self.league.opponent(mid).act(env, rows)
+        _, _, rewards, done, _ = env.step(actions)
+        self.game_totals += rewards
+        self._settle(self.accounts.record(env.all_rows, rewards, done))
+        finished = np.flatnonzero(done)
+        if finished.size:
+            self._games_end(finished)
+        return int(learner_rows.size), int(finished.size)
+
+    def _settle(self, transitions: Transitions) -> None:
+        if transitions.rows.size == 0:
+            return
+        self.buffer.settle(transitions, self.reward_scale)
+        r, s = transitions.rows, transitions.seats
+        self.returns[r, s] += transitions.rewards
+        ended = transitions.dones
+        if ended.any():
+            self.episode_returns.extend(self.returns[r[ended], s[ended]].tolist())
+            self.returns[r[ended], s[ended]] = 0.0
+        if self.on_transitions is not None:
+            self.on_transitions(transitions)
+
+    def _games_end(self, rows: np.ndarray) -> None:
+        controllers = self.controller[rows]
+        against = (controllers != LEARNER).any(axis=1)
+        if against.any():
+            league_rows = rows[against]
+            ctrl = controllers[against]
+            totals = self.game_totals[league_rows]
+            mine = ctrl == LEARNER
+            own = (totals * mine).sum(axis=1)
+            others = (totals * ~mine).sum(axis=1) / (~mine).sum(axis=1)
+            outcome = np.where(own > others + TIE, 1.0, np.where(own < others - TIE, 0.0, 0.5))
+            self.league.record(ctrl.max(axis=1), outcome)
+            self.league_returns.extend(own.tolist())
+        self.game_totals[rows] = 0.0
+        self.assign(rows)
+
+    # ------------------------------------------------------------------ checkpoints
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "controller": self.controller.copy(),
+            "game_totals": self.game_totals.copy(),
+            "returns": self.returns.copy(),
+            "pending": self.accounts.pending.copy(),
+            "acted": self.accounts.acted.copy(),
+            "discarded": int(self.accounts.discarded),
+            "episode_returns": list(self.episode_returns),
+            "league_returns": list(self.league_returns),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        for name in ("controller", "game_totals", "returns"):
+            target = getattr(self, name)
+            if state[name].shape != target.shape:
+                raise ValueError(f"checkpoint {name} has shape {state[name].shape}, this run {target.shape}")
+            target[:] = state[name]
+        self.accounts.pending[:] = state["pending"]
+        self.accounts.acted[:] = state["acted"]
+        self.accounts.discarded = int(state["discarded"])
+        self.episode_returns = deque(state["episode_returns"], maxlen=EPISODE_WINDOW)
+        self.league_returns = deque(state["league_returns"], maxlen=EPISODE_WINDOW)

@@ -1,0 +1,193 @@
+"""The self-play league: who fills the seats the learner does not, and how often each member is drawn.
+
+Members are batched opponents (``act(env, rows)``, ``seed(seed)``;
+``pokerzoo.envs.batched.opponents``):
+
+* scripted ones: ``random`` (every game) and the game's batched scripted agents
+  (``pokerzoo.agents.batched.batched_agents``: Raspisnoy's ``heuristic``,
+  Heifer's ``equity``, ...), named as the scalar agents they port;
+* frozen policies: snapshots of the learner (``add_snapshot``), shipped
+  policies (``ppo``) and ``policy:PATH``, each played by the numpy actor of its
+  policy file (``PolicyNet``: no torch per decision) on all its rows at once.
+
+**Prioritised fictitious self-play** (AlphaStar's PFSP): the league keeps, per
+member, the learner's results against it over recent games (a game won counts
+1, drawn 1/2, lost 0; older games fade with ``pfsp_halflife`` updates) and
+draws members with weights f(p) = (1 - p)^``pfsp_power`` of the estimated win
+rate p = (wins + 1) / (games + 2): the members the learner does worst against
+come up most; a fresh member starts at p = 1/2.
+
+Members that leave (the oldest snapshot beyond ``max_snapshots``) are no longer
+drawn but keep playing the games they sit in until those end (``prune``).
+Every member's randomness is reseeded from the run's seed at each rollout
+(``reseed``), so a checkpoint needs only the league's description
+(``state_dict``), whatever kind of member it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerzoo.agents.batched import batched_agents
+from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
+from pokerzoo.envs import game_class
+from pokerzoo.envs.batched.opponents import PolicyOpponent
+from pokerzoo.envs.registry import spec as game_spec
+
+POLICY_PREFIX = "policy:"
+
+
+def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deterministic: bool = False):
+    """The batched opponent a league entry names (see the module docstring); ValueError naming the choices."""
+    scripted = batched_agents(game)
+    if member in scripted:
+        return scripted[member]()
+    shipped = shipped_policies(game)
+    if member in shipped or member.startswith(POLICY_PREFIX):
+        path = shipped[member] if member in shipped else resolve_policy_path(member[len(POLICY_PREFIX) :])
+        return policy_opponent(game, options, path, deterministic=deterministic)
+    raise ValueError(
+        f"not a batched league member of {game_spec(game).env_id}; members: {', '.join(scripted)} (batched "
+        f"scripted agents), {', '.join(shipped) or 'no'} shipped policies, or policy:PATH"
+    )
+
+
+def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, deterministic: bool) -> PolicyOpponent:
+    """The numpy actor of policy file ``path`` as a batched opponent, checked against the game's sizes."""
+    net = load_policy_net(path)
+    probe = game_class(game)(seed=0, **options)
+    if (net.observation_size, net.num_actions) != (probe.observation_size, probe.num_actions):
+        raise ValueError(
+            f"policy {path} takes {net.observation_size} observation entries and {net.num_actions} actions; "
+            f"{game_spec(game).env_id} with these options has {probe.observation_size} and {probe.num_actions}"
+        )
+    return PolicyOpponent(net, deterministic=deterministic)
+
+
+@dataclass
+class Member:
+    id: int
+    name: str  # shown in logs: "random", "heuristic", "snapshot@40960"
+    source: str  # what rebuilds it: a scripted name, a shipped policy name, or policy:PATH
+    opponent: Any
+    wins: float = 0.0  # decayed: games won + half the games drawn
+    games: float = 0.0  # decayed
+    played: int = 0  # games in all (not decayed)
+    active: bool = True  # drawn for new games
+    snapshot: bool = False
+
+    @property
+    def win_rate(self) -> float:
+        return (self.wins + 1.0) / (self.games + 2.0)
+
+
+class League:
+    """The members and their PFSP statistics (see the module docstring)."""
+
+    def __init__(self, game: str, options: Mapping[str, Any], settings: Mapping[str, Any]):
+        self.game = game
+        self.options = dict(options)
+        self.settings = dict(settings)
+        self.members: dict[int, Member] = {}
+        self.next_id = 0
+        for name in self.settings["scripted"]:
+            self._add(name, name, snapshot=False)
+
+    # ------------------------------------------------------------------ membership
+    def _add(self, name: str, source: str, *, snapshot: bool) -> Member:
+        det = self.settings["snapshot_deterministic"]
+        member = Member(self.next_id, name, source, member_opponent(self.game, self.options, source,
+                                                                    deterministic=det), snapshot=snapshot)
+        self.members[member.id] = member
+        self.next_id += 1
+        return member
+
+    def add_member(self, name: str, opponent: Any) -> Member:
+        """A prebuilt batched opponent joins (from code; ``state_dict`` cannot rebuild it: no source)."""
+        member = Member(self.next_id, name, "", opponent)
+        self.members[member.id] = member
+        self.next_id += 1
+        return member
+
+    def add_snapshot(self, path: Path, step: int) -> Member:
+        """A frozen copy of the learner joins; the oldest snapshot beyond ``max_snapshots`` stops being drawn."""
+        member = self._add(f"snapshot@{step}", f"{POLICY_PREFIX}{Path(path).resolve()}", snapshot=True)
+        snapshots = [m for m in self.active() if m.snapshot]
+        for old in snapshots[: max(0, len(snapshots) - self.settings["max_snapshots"])]:
+            old.active = False
+        return member
+
+    def prune(self, in_use: np.ndarray) -> None:
+        """Forget members that left the league and sit in no game any more (``in_use``: member ids seated)."""
+        seated = set(np.unique(in_use).tolist())
+        for mid in [m.id for m in self.members.values() if not m.active and m.id not in seated]:
+            del self.members[mid]
+
+    def active(self) -> list[Member]:
+        return [m for m in self.members.values() if m.active]
+
+    def opponent(self, member_id: int):
+        return self.members[member_id].opponent
+
+    # ------------------------------------------------------------------ PFSP
+    def weights(self) -> np.ndarray:
+        """The drawing probabilities of the active members, in ``active()`` order."""
+        members = self.active()
+        if not members:
+            return np.zeros(0)
+        f = np.array([(1.0 - m.win_rate) ** self.settings["pfsp_power"] for m in members])
+        return f / f.sum()
+
+    def draw(self, rng: np.random.Generator, k: int) -> np.ndarray:
+        """Member ids for ``k`` new games, drawn by PFSP."""
+        members = self.active()
+        ids = np.array([m.id for m in members], dtype=np.int64)
+        return ids[rng.choice(len(members), size=k, p=self.weights())]
+
+    def record(self, member_ids: np.ndarray, outcomes: np.ndarray) -> None:
+        """The learner's results (1 won, 0.5 drawn, 0 lost) of finished games against these members."""
+        for mid in np.unique(member_ids).tolist():
+            sel = member_ids == mid
+            member = self.members[mid]
+            member.wins += float(outcomes[sel].sum())
+            member.games += float(sel.sum())
+            member.played += int(sel.sum())
+
+    def decay(self) -> None:
+        """One PPO update passes: every result so far counts ``0.5 ** (1 / pfsp_halflife)`` as much."""
+        keep = 0.5 ** (1.0 / self.settings["pfsp_halflife"])
+        for m in self.members.values():
+            m.wins *= keep
+            m.games *= keep
+
+    def reseed(self, seed: int, rollout: int) -> None:
+        """Each member's generator restarts from (seed, rollout, member id)."""
+        for m in self.members.values():
+            entropy = [seed, 0x1EA6, rollout, m.id]
+            m.opponent.seed(int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0] >> 1))
+
+    def table(self) -> list[dict]:
+        """Per active member: name, games played, estimated win rate, drawing probability."""
+        return [
+            {"name": m.name, "games": m.played, "win_rate": m.win_rate, "weight": float(w)}
+            for m, w in zip(self.active(), self.weights())
+        ]
+
+    # ------------------------------------------------------------------ checkpoints
+    def state_dict(self) -> dict:
+        fields = ("id", "name", "source", "wins", "games", "played", "active", "snapshot")
+        return {"next_id": self.next_id, "members": [{k: getattr(m, k) for k in fields} for m in self.members.values()]}
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        det = self.settings["snapshot_deterministic"]
+        self.members = {}
+        for entry in state["members"]:
+            opponent = member_opponent(self.game, self.options, entry["source"], deterministic=det)
+            member = Member(opponent=opponent, **entry)
+            self.members[member.id] = member
+        self.next_id = int(state["next_id"])

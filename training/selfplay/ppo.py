@@ -1,0 +1,123 @@
+"""The PPO update: clipped objective, value loss, entropy bonus, Adam, minibatches, epochs, target-KL stop.
+
+What sb3-contrib's ``MaskablePPO.train`` computes, on a ``Batch`` of complete
+decisions, with the config's ``ppo:`` keys meaning what they mean there:
+advantages normalised per minibatch (``normalize_advantage``), the policy loss
+``-min(A r, A clip(r, 1 - clip_range, 1 + clip_range))``, the value loss
+``mse(returns, V)`` weighted by ``vf_coef``, the entropy of the masked
+distribution weighted by ``ent_coef``, gradients clipped to ``max_grad_norm``,
+and the epochs stop early when a minibatch's approximate KL exceeds
+``1.5 * target_kl`` (before its step). Schedules (``learning_rate``,
+``ent_coef``: a number or ``{start, end}``) are linear in the share of
+``total_timesteps`` done. The minibatch order comes from the generator the
+caller passes (derived from the run's seed and the update's number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from pokerzoo.training.selfplay.buffer import Batch
+from pokerzoo.training.selfplay.network import ActorCritic, masked_entropy, masked_log_probs
+
+ADAM_EPS = 1e-5  # SB3's
+
+
+def scheduled(value: float | Mapping[str, float], done: float) -> float:
+    """A config schedule at ``done`` (0..1 of the run): a constant, or linear from ``start`` to ``end``."""
+    if not isinstance(value, Mapping):
+        return float(value)
+    done = min(max(done, 0.0), 1.0)
+    return value["start"] + done * (value["end"] - value["start"])
+
+
+def make_optimizer(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
+    return torch.optim.Adam(model.parameters(), lr=learning_rate, eps=ADAM_EPS)
+
+
+def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
+    var = float(np.var(target))
+    return float("nan") if var == 0 else float(1 - np.var(target - predicted) / var)
+
+
+def update(
+    model: ActorCritic,
+    optimizer: torch.optim.Optimizer,
+    batch: Batch,
+    ppo: Mapping[str, Any],
+    *,
+    learning_rate: float,
+    ent_coef: float,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """One PPO update on ``batch``; returns SB3's ``train/*`` figures."""
+    n = batch.actions.shape[0]
+    for group in optimizer.param_groups:
+        group["lr"] = learning_rate
+    stats: dict[str, list[float]] = {"pg": [], "value": [], "entropy": [], "clip": [], "kl": []}
+    if n == 0:
+        return {"train/learning_rate": learning_rate, "train/n_epochs_done": 0, "train/decisions": 0}
+    obs = torch.from_numpy(batch.obs)
+    mask = torch.from_numpy(batch.mask)
+    actions = torch.from_numpy(batch.actions)
+    old_log_probs = torch.from_numpy(batch.log_probs)
+    advantages = torch.from_numpy(batch.advantages)
+    returns = torch.from_numpy(batch.returns)
+    clip, size = ppo["clip_range"], ppo["batch_size"]
+    epochs_done = 0
+    keep_going = True
+    model.train()
+    for _ in range(ppo["n_epochs"]):
+        order = torch.from_numpy(rng.permutation(n))
+        for start in range(0, n, size):
+            idx = order[start : start + size]
+            logits, values = model(obs[idx])
+            log_probs = masked_log_probs(logits, mask[idx])
+            new = log_probs.gather(1, actions[idx, None]).squeeze(1)
+            entropy = masked_entropy(log_probs, mask[idx])
+            adv = advantages[idx]
+            if ppo["normalize_advantage"] and adv.shape[0] > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            log_ratio = new - old_log_probs[idx]
+            ratio = torch.exp(log_ratio)
+            pg_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - clip, 1 + clip)).mean()
+            value_loss = F.mse_loss(returns[idx], values)
+            entropy_loss = -entropy.mean()
+            loss = pg_loss + ent_coef * entropy_loss + ppo["vf_coef"] * value_loss
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - log_ratio).mean().item()
+            stats["kl"].append(approx_kl)
+            if ppo["target_kl"] is not None and approx_kl > 1.5 * ppo["target_kl"]:
+                keep_going = False
+                break
+            stats["pg"].append(pg_loss.item())
+            stats["value"].append(value_loss.item())
+            stats["entropy"].append(entropy_loss.item())
+            stats["clip"].append((torch.abs(ratio - 1) > clip).float().mean().item())
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), ppo["max_grad_norm"])
+            optimizer.step()
+        if not keep_going:
+            break
+        epochs_done += 1
+    return {
+        "train/policy_gradient_loss": _mean(stats["pg"]),
+        "train/value_loss": _mean(stats["value"]),
+        "train/entropy_loss": _mean(stats["entropy"]),
+        "train/clip_fraction": _mean(stats["clip"]),
+        "train/approx_kl": _mean(stats["kl"]),
+        "train/explained_variance": explained_variance(batch.values, batch.returns),
+        "train/learning_rate": learning_rate,
+        "train/n_epochs_done": epochs_done,
+        "train/decisions": n,
+    }
+
+
+def _mean(values: list[float]) -> float:
+    return float(np.mean(values)) if values else float("nan")
