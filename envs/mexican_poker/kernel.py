@@ -48,8 +48,9 @@ from pokerzoo.envs.mexican_poker.batched_combos import MAX_COMBOS, WORK, classif
 from pokerzoo.envs.mexican_poker.game import MexicanPokerGame
 from pokerzoo.envs.mexican_poker.scoring import NO_DOUBT, PASSED
 
-PREDICT, DOUBT, PLAY = 0, 1, 2  # phases, in the order of ``encoding.PHASES``
+PREDICT, DOUBT, PLAY = (encoding.PHASES.index(p) for p in ("predict", "doubt", "play"))  # the encoder's phase order
 SEATS = encoding.SEATS  # 7
+SLOT, CARDS = encoding.SLOT, encoding.CARDS  # a hand or board slot's width, a card one-hot's
 MAX_PLAYED = 49  # hand cards of one round: at most 7 seats x 7 cards
 _SHIFT = np.int64(TIEBREAK_BITS)
 
@@ -364,16 +365,16 @@ def observe(state, params, i, obs, mask):
     for k in range(state.hand_n[i, me]):
         c = state.hands[i, me, k]
         obs[params.o_hand + c] = 1.0
-        obs[params.o_hand_slots + 18 * k + c % 13] = 1.0
-        obs[params.o_hand_slots + 18 * k + 13 + c // 13] = 1.0
+        obs[params.o_hand_slots + SLOT * k + c % 13] = 1.0
+        obs[params.o_hand_slots + SLOT * k + 13 + c // 13] = 1.0
     for k in range(state.board_size[i]):
         c = state.board[i, k]
         obs[params.o_board + c] = 1.0
-        obs[params.o_board_slots + 18 * k + c % 13] = 1.0
-        obs[params.o_board_slots + 18 * k + 13 + c // 13] = 1.0
+        obs[params.o_board_slots + SLOT * k + c % 13] = 1.0
+        obs[params.o_board_slots + SLOT * k + 13 + c // 13] = 1.0
     for t in range(state.trick_n[i]):
         rel = (state.trick_seat[i, t] - me) % n
-        base = params.o_trick_cards + 65 * rel
+        base = params.o_trick_cards + CARDS * rel
         for k in range(state.trick_card_n[i, t]):
             obs[base + state.trick_cards[i, t, k]] = 1.0
         obs[params.o_trick_category + encoding.NCAT * rel + (state.trick_key[i, t] >> _SHIFT)] = 1.0
