@@ -71,6 +71,16 @@ class Agent:
         """Reseed the agent's own randomness (the harness does this per game for reproducibility)."""
         self.rng = np.random.default_rng(seed)
 
+    def play_out(self, world: Game, unit: int | None = None) -> None:
+        """Play every seat of ``world`` (a sampled world of a search) until the unit ``unit`` is over.
+
+        ``unit`` is a ``world.unit_index`` (None: to the end of the game). Each seat
+        acts on its own view of the world. Search agents call this for their
+        rollouts; agents may override it with a faster loop that plays the same moves.
+        """
+        while not world.is_over and (unit is None or world.unit_index == unit):
+            world.apply(int(self.act(world.view(world.current_player), world.legal_mask(), world)))
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -89,6 +99,13 @@ class RandomAgent(Agent):
 
     def act(self, view: View, mask: np.ndarray, game: Game | None = None) -> int:
         return random_legal(self.rng, mask)
+
+    def play_out(self, world: Game, unit: int | None = None) -> None:
+        """Random legal moves for every seat; builds no views."""
+        rng = self.rng
+        while not world.is_over and (unit is None or world.unit_index == unit):
+            legal = np.flatnonzero(world.legal_mask())
+            world.apply(int(legal[rng.integers(legal.size)]))
 
 
 class CompositeAgent(Agent):

@@ -142,4 +142,11 @@ class EquityAgent(Agent):
         return FOLD if mask[FOLD] else CALL
 
 
+# The search agents (``pokerzoo.agents.search``) roll out with a cheaper equity bettor: rollouts
+# decide hundreds of times per search decision. Its Monte Carlo draws are paired across candidates.
+SEARCH_ROLLOUT = "equity(simulations=20)"
+SEARCH_DEFAULTS = {
+    "pimc": {"rollout": SEARCH_ROLLOUT, "budget": 90, "paired_rollouts": True},
+    "ismcts": {"rollout": SEARCH_ROLLOUT, "iterations": 100},
+}
 AGENTS = {"calling_station": CallingStationAgent, "equity": EquityAgent}

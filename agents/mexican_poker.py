@@ -198,4 +198,10 @@ def _key(kb: tuple[int, int]) -> int:
     return kb[0]
 
 
+# The search agents (``pokerzoo.agents.search``) roll out with the heuristic; ``heuristic+pimc``
+# (the heuristic's predictions and doubts, PIMC's play) is the documented strongest agent.
+SEARCH_DEFAULTS = {
+    "pimc": {"rollout": "heuristic", "budget": 64},
+    "ismcts": {"rollout": "heuristic", "iterations": 200},
+}
 AGENTS = {"heuristic": MexicanHeuristicAgent}

@@ -25,6 +25,14 @@ maximises the expected strength^k (k = players − 1).
 
 All randomness comes from the agent's own generator, so a seeded agent is
 reproducible. It reads only its ``PericoView``.
+
+``pimc`` is the generic PIMC (``pokerzoo.agents.search``) searching, on a
+turn, only the moves the heuristic considers: drawing, and exchanging the
+cards outside each of its candidate keep sets (a handful instead of the 32
+legal draws and exchanges); discards and knocks search every legal action.
+``ismcts`` is the generic one. Both roll out with ``SEARCH_ROLLOUT``, a cheaper
+heuristic (fewer Monte Carlo samples per decision: rollouts decide thousands
+of times per search decision).
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pokerzoo.agents import search
 from pokerzoo.agents.base import Agent
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.perico import actions
@@ -237,4 +246,30 @@ def _windows(hand_size: int) -> list[frozenset[int]]:
     return w
 
 
+def turn_candidates(hand: Sequence[int], hand_size: int) -> list[int]:
+    """The draw and the exchanges that throw the cards outside one of the heuristic's keep sets."""
+    moves = {DRAW}
+    for keep in candidate_keeps(hand, hand_size):
+        if len(keep) < hand_size - 1:
+            moves.add(actions.exchange_action(hand_size, [i for i in range(hand_size) if i not in keep]))
+    return sorted(moves)
+
+
+class PericoPimcAgent(search.PimcAgent):
+    """Generic PIMC over the heuristic's candidate moves on a turn (module docstring)."""
+
+    name = "pimc"
+
+    def candidates(self, view: PericoView, legal: list[int], game=None) -> list[int]:
+        if view.phase == "turn":
+            return turn_candidates(view.hand, view.hand_size)
+        return legal
+
+
+SEARCH_ROLLOUT = "heuristic(turn_samples=4, discard_samples=2, knock_samples=20)"
+SEARCH_DEFAULTS = {
+    "pimc": {"rollout": SEARCH_ROLLOUT, "budget": 64, "paired_rollouts": True},
+    "ismcts": {"rollout": SEARCH_ROLLOUT},
+}
+SEARCH_CLASSES = {"pimc": PericoPimcAgent}
 AGENTS = {"heuristic": PericoHeuristicAgent}

@@ -48,6 +48,9 @@ action (common random numbers). Bidding is the same search over the legal
 bids within 2 of the heuristic's, each playout bidding for the others with
 the heuristic. It uses the live game only through ``determinize`` (and
 ``clone`` of the sampled worlds), never its hidden cards or its generator.
+It is the generic PIMC of ``pokerzoo.agents.search`` with Raspisnoy's
+candidates and budgets, and plays exactly as it did before it was
+(``benchmarks/raspisnoy_pimc_equivalence.py``); ``ismcts`` is the generic one.
 """
 
 from __future__ import annotations
@@ -56,7 +59,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerzoo.agents.base import Agent, details
+from pokerzoo.agents import search
+from pokerzoo.agents.base import Agent
 from pokerzoo.envs.engine.cards import BLACK_JOKER, DECKS, RED_JOKER
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.tricks import HIGH, LOW, NATURAL, Play, best_strength, strength, winner
@@ -320,9 +324,28 @@ class HeuristicAgent(Agent):
     def play(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
         return heuristic_play(view, mask)
 
+    def play_out(self, world: Game, unit: int | None = None) -> None:
+        """Play every seat of a search's sampled world like ``act`` would, several times faster.
 
-def heuristic_action(view: RaspisnoyView, mask: np.ndarray | list[int]) -> int:
-    return heuristic_bid(view, mask) if view.phase == "bid" else heuristic_play(view, mask)
+        Forced moves are applied without building a view, and views are the few
+        fields the heuristics read, taken straight from the world (``_WorldView``);
+        deals that hide cards from their holder use the full view.
+        """
+        share = self.low_card_share
+        while not world.is_over and (unit is None or world.deal_index == unit):
+            seat = world.current_player
+            legal = world.legal_action_list()
+            if len(legal) == 1:
+                world.apply_trusted(legal[0])
+                continue
+            if world.kind == FOREHEAD or world.own_hand_hidden():
+                view = world.view(seat)
+            else:
+                view = _WorldView(world, seat)
+            if view.phase == "bid":
+                world.apply_trusted(heuristic_bid(view, legal, share))
+            else:
+                world.apply_trusted(heuristic_play(view, legal))
 
 
 class _WorldView:
@@ -367,89 +390,56 @@ class _WorldView:
         self.bids, self.tricks = world.bids, world.tricks
 
 
-def rollout(world: Game, deal_index: int) -> None:
-    """Play ``world`` with the heuristic for every seat until deal ``deal_index`` is scored."""
-    while not world.is_over and world.deal_index == deal_index:
-        seat = world.current_player
-        legal = world.legal_action_list()
-        if len(legal) == 1:  # forced: what heuristic_action would return, without building a view
-            world.apply_trusted(legal[0])
-            continue
-        if world.kind == FOREHEAD or world.own_hand_hidden():
-            view = world.view(seat)
-        else:
-            view = _WorldView(world, seat)
-        world.apply_trusted(heuristic_action(view, legal))
+class PimcAgent(search.PimcAgent):
+    """The generic PIMC (``agents/search.py``) with Raspisnoy's candidates and budgets (module docstring).
 
-
-class PimcAgent(Agent):
-    """Determinised Monte Carlo over the legal actions, heuristic playouts (module docstring).
-
-    ``budget`` bounds the playouts per decision: each candidate action gets
-    ``max(min_samples, budget // candidates)`` sampled worlds. The default 128
-    was chosen on 150 duplicate 4-player single deals against the heuristic
-    (mean difference per deal, 95% CI): budget 16 +1.5 ± 1.7, 48 +2.2 ± 1.9,
-    128 +4.5 ± 1.6, at about 0.5 s of CPU per deal for two PIMC seats.
+    ``budget`` bounds the playouts per play decision, ``bid_budget`` per bid:
+    each candidate gets ``max(min_samples, budget // candidates)`` sampled
+    worlds. Candidates: the bids within 2 of the heuristic's; the cards
+    without equivalent neighbours (``_distinct``). Rollouts: the heuristic.
+    The default 128 was chosen on 150 duplicate 4-player single deals against
+    the heuristic (mean difference per deal, 95% CI): budget 16 +1.5 ± 1.7,
+    48 +2.2 ± 1.9, 128 +4.5 ± 1.6, at about 0.5 s of CPU per deal for two PIMC seats.
     """
 
     name = "pimc"
 
     def __init__(
-        self, seed: int | None = None, budget: int = 128, min_samples: int = 4, bid_budget: int = 48
+        self,
+        seed: int | None = None,
+        budget: int = 128,
+        min_samples: int = 4,
+        bid_budget: int = 48,
+        seconds: float | None = None,
+        rollout: Agent | None = None,
+        horizon: str | None = None,
+        paired_rollouts: bool = False,
     ):
-        super().__init__(seed)
-        self.budget, self.min_samples, self.bid_budget = budget, min_samples, bid_budget
-        self._details: dict | None = None
+        super().__init__(
+            seed,
+            budget=budget,
+            bid_budget=bid_budget,
+            min_samples=min_samples,
+            seconds=seconds,
+            rollout=HeuristicAgent() if rollout is None else rollout,
+            horizon=horizon,
+            paired_rollouts=paired_rollouts,
+        )
 
-    def act(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
+    def candidates(self, view: RaspisnoyView, legal: list[int], game: Game) -> list[int]:
         if view.phase == "bid":
-            return self.bid(view, mask, game)
-        return self.play(view, mask, game)
+            guess = heuristic_bid(view, legal) - actions.BID_BASE
+            return [a for a in legal if abs(a - actions.BID_BASE - guess) <= 2]
+        return _distinct(view, legal)
 
-    def decision_details(self) -> dict | None:
-        """The mean deal points of each searched candidate in the latest search (None: no search ran)."""
-        return self._details
+    def without_game(self, view: RaspisnoyView, mask: np.ndarray) -> int:
+        return heuristic_bid(view, mask) if view.phase == "bid" else heuristic_play(view, mask)
 
     def bid(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
-        self._details = None
-        if game is None:
-            return heuristic_bid(view, mask)
-        guess = heuristic_bid(view, mask) - actions.BID_BASE
-        legal = [a for a in np.flatnonzero(mask).tolist() if abs(a - actions.BID_BASE - guess) <= 2]
-        return self._search(view, legal, game, self.bid_budget, fallback=guess + actions.BID_BASE)
+        return self.act(view, mask, game)
 
     def play(self, view: RaspisnoyView, mask: np.ndarray, game: Game | None = None) -> int:
-        self._details = None
-        legal = np.flatnonzero(mask).tolist()
-        if len(legal) == 1:
-            return legal[0]
-        if game is None:
-            return heuristic_play(view, mask)
-        return self._search(view, _distinct(view, legal), game, self.budget, fallback=legal[0])
-
-    def _search(
-        self, view: RaspisnoyView, candidates: list[int], game: Game, budget: int, fallback: int
-    ) -> int:
-        if len(candidates) <= 1:
-            return candidates[0] if candidates else fallback
-        me, deal = view.player, game.deal_index
-        samples = max(self.min_samples, budget // len(candidates))
-        totals = np.zeros(len(candidates))
-        for _ in range(samples):
-            world = game.determinize(me, self.rng)
-            world.silence()
-            for i, action in enumerate(candidates):
-                w = world.clone()
-                w.apply_trusted(action)
-                rollout(w, deal)
-                totals[i] += w.sheet[-1].points[me]
-        self._details = details(
-            "values",
-            candidates,
-            (totals / samples).tolist(),
-            f"mean points of the deal over {samples} sampled worlds, heuristic play after the move",
-        )
-        return candidates[int(np.argmax(totals))]
+        return self.act(view, mask, game)
 
 
 def _distinct(view: RaspisnoyView, legal: list[int]) -> list[int]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pokerzoo.cli.arguments import positive_seconds
-from pokerzoo.cli.batched_benchmarks import batched_speed_rows
+from pokerzoo.cli.batched_benchmarks import batched_speed_rows, scripted_agent_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
 from pokerzoo.envs import ENV_NAMES, canonical, game_class
 from pokerzoo.envs.batched import BATCHED_GAMES
@@ -101,3 +101,12 @@ def _bench_batched(args: argparse.Namespace, out: Path) -> None:
         print(f"Batched {name}: random legal play, observations and masks built every step\n")
         print(table + "\n")
         _write(out, f"batched_{name}", rows, table)
+        with tqdm(desc=f"scripted agent {name}", unit="measurement") as bar:
+            agent_rows = scripted_agent_rows(
+                name, seconds=args.seconds, options=config, progress=lambda _label: bar.update()
+            )
+        if agent_rows:
+            table = markdown_table(agent_rows)
+            print(f"Batched {name}: the scripted agent's decisions/s beside the scalar agent's, on the same states\n")
+            print(table + "\n")
+            _write(out, f"batched_{name}_scripted_agent", agent_rows, table)

@@ -68,11 +68,14 @@ GAMES: dict[str, GameSpec] = {
         GameSpec("caribbean_stud_v0", "Caribbean stud", "pokerzoo.agents.caribbean_stud", unit="hand",
                  batched="pokerzoo.envs.caribbean_stud.kernel"),
         # predictions are the bids (UnitEnd of each round)
-        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round"),
+        GameSpec("mexican_poker_v0", "Mexican poker", "pokerzoo.agents.mexican_poker", unit="round",
+                 batched="pokerzoo.envs.mexican_poker.kernel"),
         # drawn rounds included; knocking is not a bid
-        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round"),
+        GameSpec("perico_v0", "Perico", "pokerzoo.agents.perico", unit="round",
+                 batched="pokerzoo.envs.perico.kernel"),
         # betting metrics come from the action names
-        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand"),
+        GameSpec("breed_the_heifer_v0", "Breed the Heifer", "pokerzoo.agents.breed_the_heifer", unit="hand",
+                 batched="pokerzoo.envs.breed_the_heifer.kernel"),
         # The classic schedule is ~2,500 decisions a game, minutes for search agents: the demo
         # plays single deals (one entry of the classic schedule drawn per game).
         GameSpec("raspisnoy_poker_v0", "Raspisnoy poker", "pokerzoo.agents.raspisnoy_poker", unit="deal",

@@ -9,6 +9,11 @@ message naming the game, seed and step, so a failure is reproducible:
   ``random`` / ``np.random`` generators are drawn from in between;
 * ``check_hidden_information``: re-dealing what a player cannot see changes neither
   its view nor its observation (no hidden card leaks);
+* ``check_determinize`` (``check_determinize_at`` for one state): the ``determinize``
+  contract search agents rely on, against what the player knows (``HiddenPlace``
+  lists a game's tests derive from the view): the view is kept, nothing the player
+  can rule out ever appears, every hidden card appears in every place it could be,
+  and the world depends on nothing but the player's information and the generator;
 * ``check_clone_continuation``: ``clone()``, ``deepcopy`` and pickle in mid-game continue identically;
 * ``check_illegal_actions``: illegal actions raise ``IllegalActionError`` naming the legal
   ones, and leave the state exactly as it was;
@@ -21,11 +26,14 @@ import copy
 import pickle
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pettingzoo.test import api_test, seed_test
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from pokerzoo.envs.engine.cards import format_card
 from pokerzoo.envs.engine.game import Game, IllegalActionError
@@ -161,6 +169,162 @@ def check_hidden_information(
     play_random(game, np.random.default_rng(seed), on_step=inspect)
     assert moved, f"{game_class.NAME}: determinize never re-dealt a card (seed {seed})"
     return moved
+
+
+@dataclass(frozen=True)
+class HiddenPlace:
+    """Part of a zone a player cannot see: ``size`` of the zone's cards, each one of ``allowed``.
+
+    A game's tests say, from the player's view and the rules alone, where the
+    cards it cannot see may lie (``check_determinize``). A zone with cards of
+    different kinds (some seen going back into a stock, some never seen) is
+    several places, one per kind.
+    """
+
+    zone: str
+    size: int
+    allowed: frozenset[int]
+
+
+Knowledge = Callable[[Game, int], Sequence[HiddenPlace]]
+
+
+def _perfect(cards: Sequence[int], places: Sequence[HiddenPlace], forced: tuple[int, int] | None = None) -> bool:
+    """Whether the cards can fill the places' slots (card ``forced[0]`` in place ``forced[1]``)."""
+    slot_place = np.array([i for i, place in enumerate(places) for _ in range(place.size)], dtype=np.int64)
+    if len(slot_place) != len(cards):
+        return False
+    allowed = np.array([[c in place.allowed for place in places] for c in cards], dtype=bool).reshape(
+        len(cards), len(places)
+    )
+    if forced is not None:
+        row = np.array(cards) == forced[0]
+        keep = np.zeros(len(places), dtype=bool)
+        keep[forced[1]] = True
+        allowed[row] &= keep
+    graph = csr_matrix(allowed[:, slot_place].astype(np.int8))
+    return bool(np.all(maximum_bipartite_matching(graph, perm_type="column") >= 0))
+
+
+def _fits(zone_cards: dict[str, list[int]], places: Sequence[HiddenPlace]) -> str | None:
+    """Why the world's hidden zones do not fit the places (None if they do)."""
+    by_zone: dict[str, list[HiddenPlace]] = {}
+    for place in places:
+        by_zone.setdefault(place.zone, []).append(place)
+    for zone, parts in by_zone.items():
+        cards = zone_cards[zone]
+        if len(cards) != sum(p.size for p in parts):
+            return f"zone {zone!r} holds {len(cards)} cards, expected {sum(p.size for p in parts)}"
+        if len(parts) == 1:
+            bad = [c for c in cards if c not in parts[0].allowed]
+            if bad:
+                return f"zone {zone!r} holds {[format_card(c) for c in bad]}, which the player can rule out there"
+        elif not _perfect(cards, parts):
+            return f"zone {zone!r} holds {[format_card(c) for c in cards]}, not a mix its places allow"
+    return None
+
+
+def check_determinize_at(
+    g: Game, p: int, knowledge: Knowledge, rng: np.random.Generator, *, max_samples: int = 3_000, where: str = ""
+) -> int:
+    """The ``determinize`` contract for player ``p`` in the game as it stands (see ``check_determinize``)."""
+    before = {k: list(v) for k, v in g.zones().items()}
+    where = where or f" (player {p}, phase {g.phase!r}, step {len(g.history)})"
+    places = list(knowledge(g, p))
+    hidden = {place.zone for place in places}
+    view, obs = g.view(p), g.encode(g.view(p))
+    pool = sorted(c for z in hidden for c in before[z])
+    assert _perfect(pool, places), f"{g.NAME}: the real deal does not fit the knowledge{where}"
+    feasible = {
+        (c, i)
+        for i, place in enumerate(places)
+        for c in set(pool) & place.allowed
+        if _perfect(pool, places, forced=(c, i))
+    }
+    seen: set[tuple[int, int]] = set()
+    checked = 0
+    for n in range(max_samples):
+        world = g.determinize(p, rng)
+        check_cards_conserved(world, where)
+        assert world.view(p) == view, f"{g.NAME}: view changed by determinize{where}"
+        if n < 3:
+            assert np.array_equal(world.encode(world.view(p)), obs), (
+                f"{g.NAME}: observation changed by determinize{where}"
+            )
+            assert world.events == [] and world.seed is None, (
+                f"{g.NAME}: the world keeps the real event log or seed{where}"
+            )
+            assert world.chance.rng.bit_generator.state != g.chance.rng.bit_generator.state, (
+                f"{g.NAME}: the world's chance is the real game's (it knows the coming shuffles){where}"
+            )
+        zones = world.zones()
+        for z, cards in zones.items():
+            if z not in hidden:
+                assert cards == before[z], f"{g.NAME}: visible zone {z!r} changed{where}"
+        problem = _fits(zones, places)
+        assert problem is None, f"{g.NAME}: {problem}{where}"
+        for i, place in enumerate(places):
+            seen.update((c, i) for c in zones[place.zone] if c in place.allowed)
+        checked += 1
+        if feasible <= seen and n >= 20:
+            break
+    missing = sorted(feasible - seen)
+    assert not missing, (
+        f"{g.NAME}: after {max_samples} worlds some hidden cards never appeared where they could be: "
+        f"{[(format_card(c), places[i].zone) for c, i in missing[:8]]}{where}"
+    )
+    other = g.determinize(p, rng)
+    draw = int(rng.integers(2**32))
+    a, b = (x.determinize(p, np.random.default_rng(draw)) for x in (g, other))
+    assert a.zones() == b.zones(), f"{g.NAME}: the world depends on where the hidden cards really lie{where}"
+    assert g.zones() == before, f"{g.NAME}: determinize changed the original game{where}"
+    return checked
+
+
+def check_determinize(
+    game_class: type[Game],
+    config: dict,
+    seed: int,
+    knowledge: Knowledge,
+    *,
+    every: int = 5,
+    players: str = "current",
+    max_samples: int = 3_000,
+) -> int:
+    """The ``determinize`` contract at every ``every``-th decision of a random game; returns worlds checked.
+
+    ``knowledge(game, player)`` lists the places the player cannot see and the
+    cards each may hold, worked out from the player's view (voids revealed by
+    play, cards seen going back into a stock, ...). For each player checked
+    (``players``: ``"current"`` or ``"all"``):
+
+    * the world's view and observation for the player equal the original's, its
+      cards are conserved and the original is untouched;
+    * the zones the player can see are exactly as they were, and the hidden
+      zones hold only cards the knowledge allows there (nothing ruled out ever appears);
+    * over up to ``max_samples`` worlds, every hidden card appears in every place
+      it could be (where some complete assignment of the hidden cards puts it);
+    * nothing leads back to the real deal: the world's chance differs from the
+      game's, its event log is empty, its seed is None; and a game with the same
+      view but other hidden cards gives the same world from the same generator.
+    """
+    if players not in ("current", "all"):
+        raise ValueError(f"players={players!r}: expected 'current' or 'all'")
+    game = game_class(seed=seed, **config)
+    rng = np.random.default_rng(seed + 32_452_843)
+    checked = 0
+
+    def inspect(g: Game, step: int) -> None:
+        nonlocal checked
+        if step % every:
+            return
+        seats = [g.current_player] if players == "current" else range(g.num_players)
+        for p in seats:
+            where = f" (player {p}){_where(g, seed, step)}"
+            checked += check_determinize_at(g, p, knowledge, rng, max_samples=max_samples, where=where)
+
+    play_random(game, np.random.default_rng(seed), on_step=inspect)
+    return checked
 
 
 def check_clone_continuation(game_class: type[Game], config: dict, seed: int) -> None:

@@ -73,3 +73,12 @@ def test_imports_inside_functions_say_why():
     carries a ``# Deferred: why`` comment in its function, above it."""
     offenders = [hit for package in ORDER for path in modules(package) for hit in function_imports_without_reason(path)]
     assert not offenders, "imports inside functions without a '# Deferred: why' comment:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize("package", ORDER)
+def test_every_folder_of_modules_is_a_package(package):
+    """setup.py's find_packages skips a folder without ``__init__.py``: a regular install would lack its modules
+    (the editable one, which sees the source tree, would not notice)."""
+    folders = {p.parent for p in modules(package)}
+    missing = sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").is_file())
+    assert not missing, f"folders with modules but no __init__.py: {missing}"

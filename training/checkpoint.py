@@ -178,39 +178,21 @@ def read(folder: Path) -> Checkpoint:
     """Check checkpoint ``folder`` completely and read it; ``CheckpointError`` says why it cannot be used."""
     if not folder.is_dir():
         raise CheckpointError("missing")
-    if not (folder / MANIFEST).is_file():
-        if any((folder / f).exists() for f in LEGACY_FILES):
-            raise CheckpointError(
-                "old format (model.zip + state.pkl, pickles whose loading can run code): not read; "
-                "start a new run with init_from after `pokerzoo policy convert --trust` of its model.zip"
-            )
-        raise CheckpointError(f"no {MANIFEST} (unfinished or damaged)")
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise CheckpointError(f"{MANIFEST} is not readable JSON ({exc})") from None
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(files, dict):
+    if not (folder / MANIFEST).is_file() and any((folder / f).exists() for f in LEGACY_FILES):
+        raise CheckpointError(
+            "old format (model.zip + state.pkl, pickles whose loading can run code): not read; "
+            "start a new run with init_from after `pokerzoo policy convert --trust` of its model.zip"
+        )
+    manifest = read_manifest(folder, f"pokerzoo checkpoint ({FORMAT})")
+    if manifest.get("format") != FORMAT:
         raise CheckpointError(f"{MANIFEST} is not a pokerzoo checkpoint manifest ({FORMAT})")
     model = manifest.get("model")
     if not isinstance(model, dict) or set(model) != set(MODEL_COUNTERS) or not all(
         isinstance(v, int | float) and not isinstance(v, bool) for v in model.values()
     ):
         raise CheckpointError(f"{MANIFEST}: model counters missing or malformed")
-    for name in FILES:
-        path = folder / name
-        if not path.is_file():
-            raise CheckpointError(f"{name} is missing")
-        if files.get(name) != file_sha256(path):
-            raise CheckpointError(f"{name} does not match its SHA-256 in {MANIFEST} (truncated or changed)")
-    try:
-        read_policy(folder / "policy.json")
-    except (PolicyFileError, FileNotFoundError) as exc:
-        raise CheckpointError(f"policy: {exc}") from None
-    optimizer = torch_load(folder / "optimizer.pt")
-    state = decode(torch_load(folder / "state.pt"))
-    if not isinstance(state, dict) or set(state) != set(STATE_KEYS) or not isinstance(optimizer, dict):
-        raise CheckpointError("state.pt or optimizer.pt does not hold what a checkpoint holds")
+    verify_files(folder, manifest, FILES)
+    optimizer, state = load_optimizer_and_state(folder, STATE_KEYS)
     if state["num_timesteps"] != model["num_timesteps"] or not isinstance(state["envs"], list):
         raise CheckpointError("state.pt does not belong to this checkpoint")
     for i, blob in enumerate(state["envs"]):
@@ -229,6 +211,45 @@ def torch_load(path: Path) -> Any:
         raise CheckpointError(
             f"{path.name} is not loadable as plain data ({type(exc).__name__}: {first[:200]})"
         ) from None
+
+
+def read_manifest(folder: Path, kind: str) -> dict:
+    """``folder``'s manifest as a dict (``kind`` names the checkpoint in the error when it is not one); the
+    three checkpoint formats (MaskablePPO's, the batched trainer's, the RLlib backend's) share this."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise CheckpointError(f"no {MANIFEST} (unfinished or damaged)")
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CheckpointError(f"{MANIFEST} is not readable JSON ({exc})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise CheckpointError(f"{MANIFEST} is not a {kind} manifest")
+    return manifest
+
+
+def verify_files(folder: Path, manifest: dict, names: tuple[str, ...]) -> None:
+    """Every file of ``names`` is there with the SHA-256 the manifest gives, and the policy file reads as one."""
+    files = manifest["files"]
+    for name in names:
+        path = folder / name
+        if not path.is_file():
+            raise CheckpointError(f"{name} is missing")
+        if files.get(name) != file_sha256(path):
+            raise CheckpointError(f"{name} does not match its SHA-256 in {MANIFEST} (truncated or changed)")
+    try:
+        read_policy(folder / "policy.json")
+    except (PolicyFileError, FileNotFoundError) as exc:
+        raise CheckpointError(f"policy: {exc}") from None
+
+
+def load_optimizer_and_state(folder: Path, state_keys: tuple[str, ...]) -> tuple[dict, dict]:
+    """``optimizer.pt`` and ``state.pt`` as plain data; the state must hold exactly ``state_keys``."""
+    optimizer = torch_load(folder / "optimizer.pt")
+    state = decode(torch_load(folder / "state.pt"))
+    if not isinstance(state, dict) or set(state) != set(state_keys) or not isinstance(optimizer, dict):
+        raise CheckpointError("state.pt or optimizer.pt does not hold what a checkpoint holds")
+    return optimizer, state
 
 
 def candidates(run_dir: Path) -> list[Path]:
@@ -259,3 +280,13 @@ def find_intact(run_dir: Path, reader: Callable[[Path], Any] | None = None) -> t
         except CheckpointError as exc:
             skipped.append((folder.name, str(exc)))
     return None, skipped
+
+
+def intact_to_resume(run_dir: Path, reader: Callable[[Path], Any] | None = None) -> tuple[Any, list[tuple[str, str]]]:
+    """``find_intact``, for ``--resume``: a ``CheckpointError`` naming every skipped checkpoint where none is intact."""
+    found, skipped = find_intact(run_dir, reader)
+    if found is None:
+        why = "; ".join(f"{name}: {reason}" for name, reason in skipped)
+        skipped_note = f" (skipped {why})" if why else ""
+        raise CheckpointError(f"{run_dir} has no intact checkpoint to resume from{skipped_note}")
+    return found, skipped

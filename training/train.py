@@ -167,12 +167,7 @@ class Trainer:
         if total_timesteps is not None:
             cfg["total_timesteps"] = total_timesteps
         trainer = cls(cfg, run_dir, **kw)
-        found, trainer.skipped_checkpoints = ckpt.find_intact(run_dir)
-        if found is None:
-            why = "; ".join(f"{name}: {reason}" for name, reason in trainer.skipped_checkpoints)
-            raise ckpt.CheckpointError(
-                f"{run_dir} has no intact checkpoint to resume from" + (f" (skipped {why})" if why else "")
-            )
+        found, trainer.skipped_checkpoints = ckpt.intact_to_resume(run_dir)
         trainer._resume_from = found.path
         trainer._checkpoint = found
         return trainer

@@ -480,3 +480,7 @@ class HeuristicOpponent:
         loop = decide_rows_parallel if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS else decide_rows
         loop(env.state, env.kernel.params, rows, plays, self.low_card_share, out)
         return out
+
+
+# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
+AGENTS = (HeuristicOpponent,)

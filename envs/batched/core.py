@@ -11,8 +11,13 @@ Per row the arrays hold exactly one running game. ``step`` applies one
 action in each stepped row; a row whose game ends starts its next game in the
 same call (auto-reset), so ``obs``/``mask``/``current_player`` always describe
 a decision waiting to be made. Rewards of a finished game are in its last
-step; starting a game gives no rewards in any of the games (the differential
-kit checks that against the scalar game).
+step. A game that scores before its first decision (Perico: a royal flush
+dealt in the first round, which the scalar env reports at ``reset``) puts
+what it earned as it started in ``start_rewards`` (float64[N, num_players]),
+never in the step's ``rewards``: after ``reset`` it holds every row's, after
+``step`` those of the rows whose new game started in that step (zero in the
+others, and always zero in games whose start cannot score). The
+differential kit compares it with the scalar env's rewards after ``reset``.
 
 Seeds: ``reset(seed=[s_0, ..., s_{N-1}])`` seeds row i like
 ``raw_env.reset(seed=s_i)`` (``np.random.default_rng(s_i)``); ``reset(seed=s)``
@@ -62,6 +67,9 @@ class Outputs(NamedTuple):
     player: np.ndarray  # int64[N]: the player to act
     rewards: np.ndarray  # float64[N, num_players]: earned in this step, per seat
     status: np.ndarray  # int8[N]: RUNNING, or how the game of this step ended
+    # float64[N, num_players]: earned by the game that started in the row in this call, before its
+    # first decision; written only by kernels whose start can score (the row loop zeroes its row first)
+    start_rewards: np.ndarray
 
 
 def new_outputs(n: int, observation_size: int, num_actions: int, num_players: int) -> Outputs:
@@ -71,6 +79,7 @@ def new_outputs(n: int, observation_size: int, num_actions: int, num_players: in
         player=np.zeros(n, dtype=np.int64),
         rewards=np.zeros((n, num_players), dtype=np.float64),
         status=np.zeros(n, dtype=np.int8),
+        start_rewards=np.zeros((n, num_players), dtype=np.float64),
     )
 
 
@@ -191,6 +200,7 @@ class BatchedEnv:
         if partial:
             out.rewards[:] = 0.0
             out.status[:] = RUNNING
+            out.start_rewards[:] = 0.0
         self._run(idx, acts)
         done = out.status != RUNNING
         self.games += done
@@ -204,6 +214,12 @@ class BatchedEnv:
     @property
     def obs(self) -> np.ndarray:
         return self.out.obs
+
+    @property
+    def start_rewards(self) -> np.ndarray:
+        """float64[N, num_players]: what the games started by the latest call earned before their first
+        decision (the module docstring); the env's own buffer, overwritten by the next call."""
+        return self.out.start_rewards
 
     @property
     def mask(self) -> np.ndarray:

@@ -10,8 +10,9 @@ contract (``pokerzoo.training.single_seat``) over all rows at once:
 * a row's reward is everything the learner's seat earned since its previous
   decision: its own step and every opponent step after it, the end of the
   game included; rewards its seat earns before its first decision of an
-  episode join that episode's first step, so an episode's rewards sum to
-  exactly the seat's total in that game;
+  episode join that episode's first step (what the game earned as it started,
+  the env's ``start_rewards``, too), so an episode's rewards sum to exactly
+  the seat's total in that game;
 * an episode (one game) in which the learner's seat never acts is played out
   by the opponents and discarded (``skipped_episodes`` counts them): its
   rewards cannot depend on the learner;
@@ -153,7 +154,7 @@ class LearnerSeats:
             self.seat[rows] = self.fixed_seat
         else:
             self.seat[rows] = self._rng.integers(self.env.num_players, size=rows.shape[0])
-        self.pending[rows] = 0.0
+        self.pending[rows] = self.env.start_rewards[rows, self.seat[rows]]  # earned as the game started
         self.acted[rows] = False
         self.episode_return[rows] = 0.0
         self.episode_length[rows] = 0
@@ -257,7 +258,9 @@ class SeatAccounts:
     adds the step's rewards and, where a game ended, completes every seat's
     last decision with ``done``). A decision's reward is what its seat earns
     from that decision up to its next one (or the end of the game); rewards
-    before a seat's first decision of a game join that first decision's.
+    before a seat's first decision of a game join that first decision's,
+    those the game earned as it started included: pass the env's
+    ``start_rewards`` to ``start`` after ``reset`` and to ``record``.
     Seats that made no decision in a game get no transition and their
     rewards are dropped (as ``SingleSeatEnv`` discards such episodes);
     ``discarded`` counts those (game, seat) pairs.
@@ -267,6 +270,11 @@ class SeatAccounts:
         self.pending = np.zeros((num_envs, num_players), dtype=np.float64)
         self.acted = np.zeros((num_envs, num_players), dtype=bool)
         self.discarded = 0
+
+    def start(self, start_rewards: np.ndarray) -> None:
+        """After the env's ``reset``: every row's new game, with what it earned as it started ([N, P])."""
+        self.pending[:] = start_rewards
+        self.acted[:] = False
 
     def decide(self, rows: np.ndarray, players: np.ndarray) -> Transitions:
         rows = np.asarray(rows, dtype=np.int64)
@@ -278,8 +286,11 @@ class SeatAccounts:
         self.acted[rows, players] = True
         return out
 
-    def record(self, rows: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> Transitions:
-        """``rewards``/``done``: the batched env's full [N, P] / [N] arrays of the step over ``rows``."""
+    def record(
+        self, rows: np.ndarray, rewards: np.ndarray, done: np.ndarray, start_rewards: np.ndarray | None = None
+    ) -> Transitions:
+        """``rewards``/``done``: the batched env's full [N, P] / [N] arrays of the step over ``rows``;
+        ``start_rewards``: its [N, P] ``start_rewards`` (what the games started in the step earned)."""
         rows = np.asarray(rows, dtype=np.int64)
         self.pending[rows] += rewards[rows]
         ended = rows[done[rows]]
@@ -287,7 +298,7 @@ class SeatAccounts:
         r = ended[r]
         out = Transitions(r, s, self.pending[r, s].copy(), np.ones(r.shape[0], dtype=bool))
         self.discarded += int((~self.acted[ended]).sum())
-        self.pending[ended] = 0.0
+        self.pending[ended] = 0.0 if start_rewards is None else start_rewards[ended]
         self.acted[ended] = False
         return out
 

@@ -8,12 +8,17 @@ on
 * the player to act, the legal-action mask and the observation (bitwise);
 * every seat's rewards of the step (the end of a game included);
 * whether the game ended, and whether by a safety cap (truncation);
+* what a game earned as it started (the scalar env's rewards after
+  ``reset``, the batched env's ``start_rewards``);
 * after every game, the state of the row's generator and the scalar env's
   (so the next game is drawn from the same place: a row's k-th game is the
   scalar env's k-th game after its seeded reset).
 
 The scalar env starts its next game with ``reset()`` (no seed) whenever its
-game ends, which is what the batched row does by itself.
+game ends, which is what the batched row does by itself; a scalar game that
+is over before its first decision is followed by another ``reset()`` at
+once, as the batched row's ``start`` keeps starting games until one has a
+decision (``DifferentialReport.skipped`` counts those games).
 
 Action sources: ``None`` draws uniformly random legal actions (vectorised,
 from ``action_seed``); a list of per-row action lists plays those first (a
@@ -46,6 +51,7 @@ class DifferentialReport:
     steps: int = 0  # agent-steps compared (rows x batched steps)
     games: int = 0  # games finished and compared to the end
     games_per_row: list[int] = field(default_factory=list)
+    skipped: int = 0  # scalar games over before their first decision (played through by the batched start)
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -88,11 +94,11 @@ def differential_play(
             raise ValueError(f"chances: expected {n} entries (one per row), got {len(chances)}")
         batched_chances = [None if c is None else c.copy() for c in chances]
     obs, mask, info = env.reset(seed=list(seeds), options={"chance": batched_chances} if chances else None)
+    report = DifferentialReport(games_per_row=[0] * n)
     for i, scalar in enumerate(scalars):
         c = chances[i] if chances is not None else None
         scalar.reset(seed=int(seeds[i]), options={"chance": c} if c is not None else None)
-        _check_start(scalar, label, i, seeds[i], 0)
-    report = DifferentialReport(games_per_row=[0] * n)
+        report.skipped += _check_start(scalar, env.start_rewards[i], label, i, seeds[i], 0)
     game_step = np.zeros(n, dtype=np.int64)
     scripted = [list(a) for a in actions] if isinstance(actions, Sequence) else None
     if scripted is not None and len(scripted) != n:
@@ -132,23 +138,35 @@ def differential_play(
                 report.games += 1
                 game_step[i] = 0
                 scalar.reset()
+                report.skipped += _check_start(
+                    scalar, env.start_rewards[i], label, i, seeds[i], report.games_per_row[i]
+                )
                 expected_state = scalar._rng.bit_generator.state  # the env's own generator (PokerzooAECEnv)
                 if env.row_generator_state(i) != expected_state:
                     raise AssertionError(f"{where}: after the game the row's generator differs from the scalar env's")
-                _check_start(scalar, label, i, seeds[i], report.games_per_row[i])
         report.steps += n
     return report
 
 
-def _check_start(scalar, label: str, row: int, seed: int, game: int) -> None:
-    rewards = [scalar.rewards[a] for a in scalar.possible_agents]
-    if any(rewards):
+def _check_start(scalar, start_rewards: np.ndarray, label: str, row: int, seed: int, game: int) -> int:
+    """After the scalar env's ``reset``: skip games over before their first decision (the batched
+    row's ``start`` plays them through), then compare what the game earned as it started; returns
+    how many games were skipped."""
+    skipped = 0
+    while scalar.game.is_over:
+        skipped += 1
+        if skipped > 1000:
+            raise AssertionError(
+                f"{label}: row {row} (seed {seed}), game {game}: 1000 games in a row ended before a decision"
+            )
+        scalar.reset()
+    rewards = np.array([scalar.rewards[a] for a in scalar.possible_agents], dtype=np.float64)
+    if not np.array_equal(rewards, start_rewards):
         raise AssertionError(
-            f"{label}: row {row} (seed {seed}), game {game}: the scalar game gives rewards {rewards} when it "
-            "starts; the batched engine gives none then (see pokerzoo.envs.batched.core)"
+            f"{label}: row {row} (seed {seed}), game {game}: rewards as the game starts (before its first "
+            f"decision): scalar {rewards}, batched start_rewards {start_rewards}"
         )
-    if scalar.game.is_over:
-        raise AssertionError(f"{label}: row {row} (seed {seed}), game {game} ended before its first decision")
+    return skipped
 
 
 def _compare_decision(scalar, obs: np.ndarray, mask: np.ndarray, player: int, agents: list[str], where: str) -> None:

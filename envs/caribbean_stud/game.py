@@ -55,6 +55,7 @@ class CaribbeanView(View):
 
 class CaribbeanStudGame(Game):
     NAME = "caribbean_stud"
+    SEARCH_HORIZON = "unit"  # every hand is settled on its own
     BIDDING_PHASES = frozenset({"ante", "decide"})
     OPTIONS = OptionSet(
         Option(
@@ -227,19 +228,26 @@ class CaribbeanStudGame(Game):
         zones["stock"] = list(self.stock)
         return zones
 
-    def determinize(self, player: int, rng: np.random.Generator) -> CaribbeanStudGame:
-        world = self.clone()
-        if not world.dealer:  # before the deal every card is in the stock
-            world.stock = [world.stock[i] for i in rng.permutation(len(world.stock))]
-            return world
+    @property
+    def unit_index(self) -> int:
+        return self.hand_number
+
+    def _redeal(self, world: CaribbeanStudGame, player: int, rng: np.random.Generator) -> None:
+        """The dealer's four down cards, the boxes not seen yet and the stock, re-dealt among those places.
+
+        The dealer's up card and the boxes already seen stay; before the deal every card is in the stock.
+        """
+        if not world.dealer:
+            pool = sorted(world.stock)
+            world.stock = [pool[i] for i in rng.permutation(len(pool))]
+            return
         seen = self._seen_boxes()
         slots = [(world.dealer, i) for i in range(4)]
         slots += [(world.box_cards[b], i) for b in range(seen, self.boxes) for i in range(5)]
         slots += [(world.stock, i) for i in range(len(world.stock))]
-        hidden = [zone[i] for zone, i in slots]
-        for (zone, i), card in zip(slots, (hidden[j] for j in rng.permutation(len(hidden)))):
-            zone[i] = card
-        return world
+        hidden = sorted(zone[i] for zone, i in slots)
+        for (zone, i), j in zip(slots, rng.permutation(len(hidden))):
+            zone[i] = hidden[j]
 
     def render(self, viewer: int | None = None) -> str:
         v = self.view(0)

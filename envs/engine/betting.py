@@ -33,6 +33,7 @@ Fixed-limit rules implemented (RULES.md names only the sizes and the cap):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -145,6 +146,17 @@ class LimitBetting:
         self._needs_action = [False] * self.num_players
         self._can_raise = [True] * self.num_players
         self.round_open = False
+
+    def copy(self) -> LimitBetting:
+        """An independent copy (the lists are copied, the numbers shared): for game clones in search."""
+        new = copy.copy(self)
+        new.stacks = list(self.stacks)
+        new.folded = list(self.folded)
+        new.committed = list(self.committed)
+        new.bets = list(self.bets)
+        new._needs_action = list(self._needs_action)
+        new._can_raise = list(self._can_raise)
+        return new
 
     # ------------------------------------------------------------------ queries
     def can_act(self, p: int) -> bool:

@@ -183,8 +183,28 @@ class Chance:
     to stack the deck without the rules code knowing.
     """
 
-    def __init__(self, rng: np.random.Generator):
-        self.rng = rng
+    def __init__(self, rng: np.random.Generator | None = None, *, seed: int | None = None):
+        # With only a seed the generator is made on first use: a search's sampled worlds get a
+        # fresh chance each, and most are played out without drawing from it (building a
+        # Generator costs tens of microseconds, more than a clone of the rest of the game).
+        self._rng = rng
+        self._seed = seed
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+
+    def __setstate__(self, state: dict) -> None:
+        if "rng" in state:  # pickled before the generator was made lazily
+            state["_rng"] = state.pop("rng")
+            state.setdefault("_seed", None)
+        self.__dict__.update(state)
 
     def shuffle(self, cards: Sequence[int]) -> list[int]:
         """Return ``cards`` in a new random order; index 0 is the top of the stock."""
@@ -196,9 +216,11 @@ class Chance:
 
     def copy(self) -> Chance:
         """An independent copy that makes the same future draws; about 3x cheaper than ``deepcopy``
-        (game clones for Monte Carlo agents copy it at every decision)."""
+        (game clones for Monte Carlo agents copy it at every decision), and free while the
+        generator is not made yet (the copy makes the same one from the same seed)."""
         new = copy.copy(self)
-        new.rng = np.random.Generator(copy.copy(self.rng.bit_generator))
+        if self._rng is not None:
+            new._rng = np.random.Generator(copy.copy(self._rng.bit_generator))
         return new
 
 

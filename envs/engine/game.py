@@ -27,6 +27,8 @@ from pokerzoo.envs.engine.events import Event
 from pokerzoo.envs.engine.options import OptionSet
 from pokerzoo.envs.engine.schema import Schema
 
+_STAND_IN = Chance(seed=0)  # never drawn from: stands in for a game's chance while determinize clones it
+
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the game state is unchanged when this is raised."""
@@ -57,12 +59,15 @@ class Game(ABC):
     # Phases whose decisions count as bidding (predictions, bids, bets, knocks):
     # composite agents route them to the bidder, reports separate them.
     BIDDING_PHASES: ClassVar[frozenset[str]] = frozenset()
+    # The return search agents maximise (agents/search.py), see ``search_horizon``.
+    SEARCH_HORIZON: ClassVar[str] = "episode"
 
     # Set by subclasses in _setup():
     num_players: int
     num_actions: int
     observation_schema: Schema  # the observation vector's layout and bounds (engine/schema.py)
     deck_name: str = "52"
+    _quiet: bool = False  # the class default keeps games pickled before ``silence`` existed loadable
 
     def __init__(self, *, seed: int | None = None, chance: Chance | None = None, **options: Any):
         self.config = self.OPTIONS.validate(options)
@@ -84,6 +89,7 @@ class Game(ABC):
         self.is_over = False
         self.is_truncated = False  # ended by a documented safety cap rather than by the rules
         self._mask_cache: np.ndarray | None = None
+        self._quiet = False  # set by ``silence``: no events are recorded
         self._setup()
         self._rewards = np.zeros(self.num_players, dtype=np.float64)
         self._total_rewards = np.zeros(self.num_players, dtype=np.float64)
@@ -143,13 +149,51 @@ class Game(ABC):
         """Every card of the deck by where it lies; used to check that no card is lost or made."""
 
     @abstractmethod
+    def _redeal(self, world: Game, player: int, rng: np.random.Generator) -> None:
+        """Re-deal in ``world`` (a clone of this game) every card ``player`` cannot see (``determinize``)."""
+
     def determinize(self, player: int, rng: np.random.Generator) -> Game:
         """A clone where every card ``player`` cannot see is re-dealt among the places it cannot see.
 
-        What the player knows is kept (hand sizes, known voids where the game
-        tracks them), so search agents can sample worlds consistent with their
-        view and the tests can check that a view does not depend on hidden cards.
+        Everything the player knows is kept: its view is unchanged, and so is
+        whatever public play has revealed about where hidden cards can be (hand
+        sizes, voids, cards seen going back into a stock); each game's
+        ``_redeal`` says what it keeps. Search agents sample worlds consistent
+        with their view this way (``agents/search.py``), and the test kit checks
+        the contract for every game (``pokerzoo.envs.testing.check_determinize``).
+
+        The world depends only on the player's information and on ``rng``, never
+        on where the hidden cards really lie: games re-deal a sorted pool of the
+        hidden cards. Nothing in it leads back to the real deal: its chance is
+        reseeded from ``rng`` (the live generator decides the coming shuffles),
+        its event log starts empty (the log names every card dealt) and its
+        ``seed`` is None (the seed and the history would replay the real deal).
         """
+        real, self.chance = self.chance, _STAND_IN  # the clone would copy the real generator for nothing
+        try:
+            world = self.clone()
+        finally:
+            self.chance = real
+        world.chance = Chance(seed=int(rng.integers(2**63 - 1)))
+        world.events = []
+        world.seed = None
+        world._mask_cache = None
+        self._redeal(world, player, rng)
+        return world
+
+    def silence(self) -> None:
+        """Stop recording events from now on: search rollouts on sampled worlds do not read them."""
+        self._quiet = True
+
+    @property
+    def unit_index(self) -> int:
+        """Index of the scored unit under way (deal, round, hand); 0 for games scored once."""
+        return 0
+
+    def search_horizon(self) -> str:
+        """How far a search's return looks: ``"unit"`` (to the end of the deal, round or hand under way,
+        for games that reward each unit as it ends) or ``"episode"`` (to the end of the game)."""
+        return self.SEARCH_HORIZON
 
     def public_action_name(self, action: int, viewer: int) -> str:
         """How the current player's ``action`` is announced to ``viewer`` before it is applied.
@@ -238,12 +282,14 @@ class Game(ABC):
         return self._total_rewards.copy()
 
     def log(self, kind: str, **data: Any) -> None:
-        """Record an event; events are JSON-ready dicts for histories and rendering."""
-        self.events.append({"type": kind, **data})
+        """Record an event (unless silenced); events are JSON-ready dicts for histories and rendering."""
+        if not self._quiet:
+            self.events.append({"type": kind, **data})
 
     def log_event(self, event: Event) -> None:
         """Record a typed event (``pokerzoo.envs.engine.events``): one that code outside the rules reads."""
-        self.events.append(event)
+        if not self._quiet:
+            self.events.append(event)
 
     def finish(self, truncated: bool = False) -> None:
         self.is_over = True

@@ -85,7 +85,10 @@ class Option:
                 )
         if self.choices is not None and value not in self.choices:
             raise ConfigError(f"option {self.name}={value!r} is not allowed; expected {self.allowed()}")
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+        in_range = value is None or (  # None, where the kind allows it, means "chosen for you": no range applies
+            (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+        )
+        if not in_range:
             raise ConfigError(f"option {self.name}={value!r} is out of range; expected {self.allowed()}")
         if self.convert is not None:
             try:

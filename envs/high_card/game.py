@@ -133,17 +133,16 @@ class HighCardGame(Game):
     def zones(self) -> dict[str, list[int]]:
         return {**{f"hand{s}": list(h) for s, h in enumerate(self.hands)}, "stock": list(self.stock)}
 
-    def determinize(self, player: int, rng: np.random.Generator) -> HighCardGame:
-        world = self.clone()
+    def _redeal(self, world: HighCardGame, player: int, rng: np.random.Generator) -> None:
+        """The other hands and the stock, re-dealt among themselves (a sorted pool: see ``determinize``)."""
         if world.is_over:  # the showdown showed every hand
-            return world
+            return
         others = [s for s in range(self.num_players) if s != player]
-        hidden = [c for s in others for c in world.hands[s]] + list(world.stock)
+        hidden = sorted([c for s in others for c in world.hands[s]] + list(world.stock))
         hidden = [hidden[i] for i in rng.permutation(len(hidden))]
         for k, s in enumerate(others):
             world.hands[s] = hidden[3 * k : 3 * k + 3]
         world.stock = hidden[3 * len(others) :]
-        return world
 
     def render(self, viewer: int | None = None) -> str:
         seat = viewer if viewer is not None else (self.current_player or 0)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, Chance, format_card
+from pokerzoo.envs.engine.cards import MEXICAN_SUIT_CHARS, format_card
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.hands.exact import CATEGORIES, classify
@@ -137,6 +137,8 @@ class MexicanPokerGame(Game):
         self._phase = "predict"
         self.turn = self.token
         self._round_start = len(self.history)  # where this round's actions (predictions first) begin
+        if self._quiet:
+            return
         self.log(
             "deal",
             round=self.round_index,
@@ -222,13 +224,14 @@ class MexicanPokerGame(Game):
         if key > self.best_key:  # strictly stronger: an equal later play loses to the earlier one
             self.best_key = key
             self.winning = seat
-        self.log(
-            "play",
-            seat=seat,
-            hand=self._fmt(hand_cards),
-            board=self._fmt(board_cards),
-            category=CATEGORIES[key >> TIEBREAK_BITS],
-        )
+        if not self._quiet:
+            self.log(
+                "play",
+                seat=seat,
+                hand=self._fmt(hand_cards),
+                board=self._fmt(board_cards),
+                category=CATEGORIES[key >> TIEBREAK_BITS],
+            )
         pos = len(self.trick)
         if pos < len(self.trick_order):
             self.turn = self.trick_order[pos]
@@ -394,20 +397,42 @@ class MexicanPokerGame(Game):
         zones["trick"] = [c for _, hand_cards, _, _ in self.trick for c in hand_cards]
         return zones
 
-    def determinize(self, player: int, rng: np.random.Generator) -> MexicanPokerGame:
+    @property
+    def unit_index(self) -> int:
+        return self.round_index
+
+    def search_horizon(self) -> str:
+        """Rounds are rewarded as they are scored (``reward="score"``); with ``"win"`` only the end counts."""
+        return "unit" if self.reward_mode == "score" else "episode"
+
+    def clone(self) -> MexicanPokerGame:
+        """A deep, independent copy; several times faster than ``deepcopy``: only what play mutates is copied."""
+        new = self._shallow_clone()
+        new.config = dict(self.config)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.board = list(self.board)
+        new.piles = [list(p) for p in self.piles]
+        new.predictions = list(self.predictions)
+        new.doubts = list(self.doubts)
+        new.tricks = list(self.tricks)
+        new.trick = list(self.trick)
+        new.trick_order = list(self.trick_order)
+        new.played = list(self.played)
+        new.scores = list(self.scores)
+        return new
+
+    def _redeal(self, world: MexicanPokerGame, player: int, rng: np.random.Generator) -> None:
         """Re-deal the other hands and the stock among themselves; re-draw predictions still face down.
 
         The player sees the board, the own hand, every played card and the
-        hand sizes, which are kept; while predictions are secret, the chips
-        others have placed are replaced by uniform draws so that a search over
-        the clone learns nothing from them.
+        hand sizes, which are kept. Play reveals nothing certain about a hand
+        (any single card is always a legal play), so no place is constrained.
+        While predictions are secret, the chips others have placed are replaced
+        by uniform draws so that a search over the world learns nothing from them.
         """
-        world = self.clone()
-        world._mask_cache = None
-        # Future shuffles of the sampled world are fresh draws, not the real game's.
-        world.chance = Chance(np.random.default_rng(int(rng.integers(2**63 - 1))))
         others = [s for s in range(self.num_players) if s != player]
-        hidden = [c for s in others for c in world.hands[s]] + world.stock
+        hidden = sorted([c for s in others for c in world.hands[s]] + world.stock)
         shuffled = [hidden[i] for i in rng.permutation(len(hidden))]
         at = 0
         for s in others:
@@ -422,7 +447,6 @@ class MexicanPokerGame(Game):
                 if s != player:
                     world.predictions[s] = int(rng.integers(MAX_PREDICTION + 1))
                     world.history[self._round_start + i] = world.predictions[s]
-        return world
 
     def render(self, viewer: int | None = None) -> str:
         if viewer is None:

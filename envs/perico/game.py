@@ -81,6 +81,11 @@ class PericoView(View):
     turns: int  # draw turns taken this round by all seats
     max_turns: int
     knock_allowed: bool
+    # Public facts of this round that place hidden cards (``PericoGame._redeal``); not in the observation:
+    returned_jokers: tuple[int, ...]  # jokers turned at the deal and shuffled back into the stock
+    recycled: tuple[tuple[int, ...], ...]  # per reshuffle: the pile cards that became the new stock
+    first_stock_draws: tuple[int, ...]  # per seat: cards drawn from the round's first stock
+    recycled_held: tuple[tuple[int, ...], ...]  # per seat, per reshuffle: its cards held (hand + drawn)
 
     @property
     def pile_top(self) -> int:
@@ -177,6 +182,18 @@ class PericoGame(Game):
         self.last_outcome: dict | None = None
         self.winners: list[int] = []
         self._info: dict = {}
+        self._reset_card_classes()
+
+    def _reset_card_classes(self) -> None:
+        """Forget what this round revealed about hidden cards (a new deal)."""
+        n = self.num_players
+        self.returned_jokers: tuple[int, ...] = ()
+        self.recycled: list[tuple[int, ...]] = []
+        self.first_stock_draws = [0] * n
+        self.recycled_held: list[list[int]] = [[] for _ in range(n)]
+        # card -> g when it went into the stock at reshuffle g (1, 2, ...), or -1 for a returned joker;
+        # only read for hidden cards, whose class is then public.
+        self.card_class: dict[int, int] = {}
 
     def _start(self) -> None:
         self.dealer = self.chance.integer(self.num_players)
@@ -194,12 +211,15 @@ class PericoGame(Game):
         self.stock = order[n * h :][::-1]
         self.pile = []
         self.drawn = -1
+        self._reset_card_classes()
         returned = 0
         card = self.stock.pop()
         while is_joker(card):
             # A joker turned up goes back into the stock, which is shuffled, and another card is turned.
             self.stock.append(card)
             self.stock = self.chance.shuffle(self.stock)[::-1]
+            self.returned_jokers += (card,)
+            self.card_class[card] = -1
             returned += 1
             card = self.stock.pop()
         self.pile.append(card)
@@ -227,13 +247,30 @@ class PericoGame(Game):
                 return
 
     def _draw(self) -> int:
+        """The top card of the stock for the current player (reshuffling the pile into it when empty)."""
         if not self.stock:
             # Empty stock: the discard pile but its top card is shuffled into a new stock.
             top = self.pile.pop()
+            self.recycled.append(tuple(sorted(self.pile)))
+            g = len(self.recycled)
+            for c in self.pile:
+                self.card_class[c] = g
+            for held in self.recycled_held:
+                held.append(0)
             self.stock = self.chance.shuffle(self.pile)[::-1]
             self.pile = [top]
             self.log("reshuffle", cards=len(self.stock))
+        if self.recycled:
+            self.recycled_held[self.player][-1] += 1
+        else:
+            self.first_stock_draws[self.player] += 1
         return self.stock.pop()
+
+    def _discarded(self, p: int, card: int) -> None:
+        """``card`` left player p's hidden cards for the pile: one fewer of its reshuffle held."""
+        g = self.card_class.get(card, 0)
+        if g > 0:
+            self.recycled_held[p][g - 1] -= 1
 
     def _end_turn(self, exchanged: int) -> None:
         p = self.player
@@ -344,6 +381,7 @@ class PericoGame(Game):
                 self._set_hand(p, [*hand[:slot], *hand[slot + 1 :], self.drawn])
             self.drawn = -1
             self.pile.append(card)
+            self._discarded(p, card)
             self.log("discard", player=p, card=card)
             self._end_turn(1)
             return
@@ -361,6 +399,8 @@ class PericoGame(Game):
         discards = [hand[s] for s in slots]  # in hand order: the last one ends on top of the pile
         keep = [c for i, c in enumerate(hand) if i not in slots]
         self.pile.extend(discards)
+        for card in discards:
+            self._discarded(p, card)
         drawn = []
         for _ in slots:
             drawn.append(self._draw())
@@ -401,6 +441,10 @@ class PericoGame(Game):
             turns=self.turns,
             max_turns=self.max_turns,
             knock_allowed=min(self.draw_turns) > 0,
+            returned_jokers=self.returned_jokers,
+            recycled=tuple(self.recycled),
+            first_stock_draws=tuple(self.first_stock_draws),
+            recycled_held=tuple([tuple(h) for h in self.recycled_held]),
         )
         return v
 
@@ -430,6 +474,24 @@ class PericoGame(Game):
             return f"exchange slots {','.join(map(str, slots))}{cards}"
         return f"invalid({action})"
 
+    def public_action_name(self, action: int, viewer: int) -> str:
+        """What another player sees: the cards thrown on the pile, not the slots they came from.
+
+        The thrower's slots (and whether a discard was the card just drawn) are
+        its own knowledge; the table sees a draw, the cards that land face up, a knock.
+        """
+        if self.is_over or viewer == self.player or action in (KNOCK, CONTINUE, DRAW):
+            return self.action_name(action)
+        h = self.hand_size
+        hand = self.hands[self.player]
+        if self._phase == "discard" and DISCARD0 <= action <= DISCARD0 + h:
+            slot = action - DISCARD0
+            return f"discard {format_card(self.drawn if slot == h else hand[slot])}"
+        if self._phase == "turn" and actions.exchange0(h) <= action < self.num_actions:
+            slots = actions.exchange_slots(h, action)
+            return f"exchange {len(slots)}: {format_cards(sorted(hand[s] for s in slots))}"
+        return self.action_name(action)
+
     def info(self, player: int) -> dict:
         return self._info
 
@@ -452,32 +514,91 @@ class PericoGame(Game):
         other.exchanged = list(self.exchanged)
         other.last_exchange = list(self.last_exchange)
         other.winners = list(self.winners)
+        other.recycled = list(self.recycled)
+        other.first_stock_draws = list(self.first_stock_draws)
+        other.recycled_held = [list(h) for h in self.recycled_held]
+        other.card_class = dict(self.card_class)
         return other
 
-    def determinize(self, player: int, rng: np.random.Generator) -> PericoGame:
-        """Re-deal the other hands, another player's drawn card and the stock among themselves.
+    @property
+    def unit_index(self) -> int:
+        return self.round_number
+
+    def search_horizon(self) -> str:
+        """Rounds are rewarded as they are won (``reward="points"``); with ``"win"`` only the end counts."""
+        return "unit" if self.reward_mode == "points" else "episode"
+
+    def _redeal(self, world: PericoGame, player: int, rng: np.random.Generator) -> None:
+        """Re-deal the other hands, another player's drawn card and the stock, as public play allows.
 
         The discard pile is face up and stays; hand sizes, the stock size and
-        every public counter are kept.
+        every public counter are kept. Cards seen going back into the stock
+        stay where they can be: the pile shuffled into a new stock (reshuffle
+        g) is a known set, so the stock holds only cards of the latest
+        reshuffle, and each player holds exactly as many of reshuffle g's cards
+        as it drew from that stock minus those it threw back (both public);
+        a joker turned at the deal and shuffled back is in the first stock or
+        with a player who drew from it. Within those classes cards are dealt
+        uniformly; a returned joker goes to the stock or a drawing player's
+        hand with weight the stock's size or the cards that player drew from it.
         """
-        world = self.clone()
-        others = [p for p in range(self.num_players) if p != player]
-        hidden = [c for p in others for c in world.hands[p]] + world.stock
+        n = self.num_players
         hidden_drawn = world.drawn >= 0 and world.player != player
+        # Slots: (seat or -1 for the stock, index into that seat's hidden cards), grouped by class.
+        holders: dict[int, list[int]] = {q: list(world.hands[q]) for q in range(n) if q != player}
         if hidden_drawn:
-            hidden.append(world.drawn)
-        hidden = [hidden[i] for i in rng.permutation(len(hidden))]
-        pos = 0
-        for p in others:
-            k = len(world.hands[p])
-            world._set_hand(p, hidden[pos : pos + k])
-            pos += k
-        k = len(world.stock)
-        world.stock = hidden[pos : pos + k]
-        pos += k
+            holders[world.player].append(world.drawn)
+        holders[-1] = list(world.stock)
+        cls = self.card_class
+        groups: dict[int, list[tuple[int, int]]] = {}
+        jokers: list[int] = []
+        for q, cards in holders.items():
+            for i, c in enumerate(cards):
+                k = cls.get(c, 0)
+                if k < 0:
+                    jokers.append(c)
+                    k = 0
+                groups.setdefault(k, []).append((q, i))
+        for k in sorted(groups):
+            slots = groups[k]
+            cards = sorted(holders[q][i] for q, i in slots)
+            if k == 0 and jokers:
+                slots = self._place_returned_jokers(sorted(jokers), slots, holders, rng)
+                cards = [c for c in cards if c not in jokers]
+            for (q, i), j in zip(slots, rng.permutation(len(cards))):
+                holders[q][i] = cards[j]
+        world.stock = holders.pop(-1)
         if hidden_drawn:
-            world.drawn = hidden[pos]
-        return world
+            world.drawn = holders[world.player].pop()
+        for q, cards in holders.items():
+            world._set_hand(q, cards)
+
+    def _place_returned_jokers(
+        self,
+        jokers: list[int],
+        slots: list[tuple[int, int]],
+        holders: dict[int, list[int]],
+        rng: np.random.Generator,
+    ) -> list[tuple[int, int]]:
+        """Put the hidden returned jokers into allowed slots of ``holders``; returns the slots left."""
+        free = list(slots)
+        for joker in jokers:
+            weights = {}
+            for q, _ in free:
+                if q == -1:
+                    weights[q] = 0 if self.recycled else len(self.stock)
+                else:
+                    weights[q] = self.first_stock_draws[q]
+            places = [q for q, w in weights.items() if w > 0]
+            if not places:
+                raise RuntimeError("perico: a returned joker is hidden but no place can hold it")
+            w = np.array([weights[q] for q in places], dtype=float)
+            q = places[int(rng.choice(len(places), p=w / w.sum()))]
+            mine = [s for s in free if s[0] == q]
+            slot = mine[int(rng.integers(len(mine)))]
+            holders[slot[0]][slot[1]] = joker
+            free.remove(slot)
+        return free
 
     def render(self, viewer: int | None = None) -> str:
         return render.render(self, viewer)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerzoo.envs.engine.cards import DECKS, Chance, format_card, format_cards
+from pokerzoo.envs.engine.cards import DECKS, format_card, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.engine.options import ConfigError, Option, OptionSet, num_players_option
@@ -68,6 +68,7 @@ def _check_config(config: dict) -> None:
 class RaspisnoyPokerGame(Game):
     NAME = "raspisnoy_poker"
     BIDDING_PHASES = frozenset({"bid"})
+    SEARCH_HORIZON = "unit"  # every deal is scored on its own when it ends
     OPTIONS = OptionSet(
         num_players_option(2, 10, 4),
         Option(
@@ -135,11 +136,6 @@ class RaspisnoyPokerGame(Game):
         else:
             self.classic_schedule = c["schedule"]
         self._phase = "bid"
-        self._quiet = False
-
-    def silence(self) -> None:
-        """Stop recording events from now on: search rollouts on sampled worlds do not read them."""
-        self._quiet = True
 
     def _start(self) -> None:
         n = self.num_players
@@ -462,14 +458,17 @@ class RaspisnoyPokerGame(Game):
         new.config = dict(self.config)
         return new
 
-    def determinize(self, player: int, rng: np.random.Generator) -> RaspisnoyPokerGame:
-        """A clone with the hidden cards re-dealt (respecting known voids) and a fresh chance.
+    @property
+    def unit_index(self) -> int:
+        return self.deal_index
 
-        The chance of the world is reseeded from ``rng``: the live generator's state
-        decides the coming deals, which no player may know.
+    def _redeal(self, world: RaspisnoyPokerGame, player: int, rng: np.random.Generator) -> None:
+        """The hidden cards re-dealt among the hidden places, respecting known voids and ceilings.
+
+        Hidden places: the other hands (not in forehead deals, where they are
+        visible), the own hand while it is hidden, the stock; the turned card
+        and, with ``whole_deck_trump="dealer_last"``, the dealer's turned trump stay.
         """
-        world = self.clone()
-        world.chance = Chance(np.random.default_rng(int(rng.integers(2**63 - 1))))
         zones: list[list[int]] = []
         constraints: list[worlds.Constraint] = []
         forehead = self.kind == FOREHEAD
@@ -493,8 +492,6 @@ class RaspisnoyPokerGame(Game):
             world.hands[holder].append(self.trump_card)
         for hand in world.hands:
             hand.sort()
-        world._mask_cache = None
-        return world
 
     def render(self, viewer: int | None = None) -> str:
         if viewer is None:

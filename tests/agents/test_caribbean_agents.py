@@ -1,7 +1,6 @@
 """Caribbean stud strategies: the rules of thumb case by case, and exact EV against a brute-force count."""
 
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -51,12 +50,10 @@ def test_exact_ev_matches_a_brute_force_enumeration():
     assert ev_raise == pytest.approx(total / count, abs=1e-12) and ev_fold == -1
 
 
-def test_exact_ev_decisions_and_speed():
-    agent = ExactEV()
+def test_exact_ev_decisions():
+    agent = ExactEV()  # its speed is measured in benchmarks/, never in a timed test
     game = CaribbeanStudGame(chance=ScriptedChance(shuffles=["Ac Ad 7h 4s 2c  Qd Jc 7d 4c 9h"]))
-    start = time.perf_counter()
     assert agent.act(game.view(0), game.legal_mask()) == RAISE  # a pair of aces
-    assert time.perf_counter() - start < 1.0
     game = CaribbeanStudGame(chance=ScriptedChance(shuffles=["Qc Jd 9h 7s 5c  Ad Kc 7d 4c 2h"]))
     assert agent.act(game.view(0), game.legal_mask()) == FOLD
 

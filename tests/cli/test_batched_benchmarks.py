@@ -2,7 +2,11 @@
 
 import pytest
 
+from pokerzoo.agents.batched import ported_agents
+from pokerzoo.agents.registry import agent_names
 from pokerzoo.cli import batched_benchmarks as bench
+from pokerzoo.envs.batched import BATCHED_GAMES
+from pokerzoo.envs.registry import GAMES
 
 
 def test_each_measurement_runs_and_counts_steps():
@@ -24,3 +28,28 @@ def test_the_table_has_the_sizes_the_references_and_the_collection_rows():
     assert any(e.startswith("pokerzoo caribbean_stud_v0 raw AEC") for e, _, _ in engines)
     assert any(e.startswith("MaskablePPO") for e, _, _ in engines)
     assert len(labels) == len(rows) and all(r["agent-steps/s"] > 0 for r in rows)
+
+
+def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
+    rows = bench.scripted_agent_rows("breed_the_heifer", sizes=(8,), steps=3, seconds=0.01)
+    assert [r["agent"] for r in rows] == ["equity (scalar, agents registry)", "EquityOpponent (batched, serial)"]
+    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == 24
+    assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
+
+
+def test_each_variant_of_a_port_is_measured_and_checked_against_the_scalar_twins():
+    rows = bench.scripted_agent_rows("perico", sizes=(8,), steps=3, seconds=0.01)
+    assert [r["agent"] for r in rows] == [
+        "heuristic (scalar, agents registry)",
+        "HeuristicOpponent, sampler='scalar' (batched, serial)",
+        "HeuristicOpponent, sampler='fast' (batched, serial)",
+    ]
+
+
+def test_every_batched_port_is_named_as_a_registered_scalar_agent_of_a_batched_game():
+    seen = 0
+    for env_id in GAMES:
+        for name, cls in ported_agents(env_id).items():
+            assert env_id in BATCHED_GAMES and name in agent_names(env_id) and cls.name == name
+            seen += 1
+    assert seen >= 3  # Raspisnoy's heuristic, Heifer's equity, Perico's heuristic

@@ -203,7 +203,7 @@ def test_ctrl_c_during_an_evaluation_with_workers_exits_130_quietly(tmp_path):
 def test_ctrl_c_during_training_with_worker_processes_exits_130_quietly(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text(yaml.safe_dump({
-        "game": "perico", "n_envs": 4, "workers": 2, "vec_env": "subproc", "total_timesteps": 100_000,
+        "game": "perico", "engine": "aec", "n_envs": 4, "workers": 2, "vec_env": "subproc", "total_timesteps": 100_000,
         "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": [16]},
         "pretrain": {"teacher": "heuristic", "samples": 10_000_000},  # workers busy recording for long
         "eval": {"every": 0},

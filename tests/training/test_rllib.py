@@ -26,10 +26,13 @@ pytest.importorskip("ray.rllib", reason="the 'ray' extra is not installed")
 import ray  # after the skip: Ray is optional
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
+from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import PolicyAgent
 from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.agents.registry import agent_names
 from pokerzoo.cli.main import main
 from pokerzoo.envs import env_module
+from pokerzoo.envs.batched import BATCHED_GAMES
 from pokerzoo.evaluation.tournament import installed_games
 from pokerzoo.training.config import load_config
 from pokerzoo.training.rllib import settings
@@ -333,11 +336,13 @@ def test_the_batched_source_seats_a_scripted_agents_batched_port():
 
 
 def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
+    unported = next(a for a in agent_names("caribbean_stud_v0") if a not in batched_agents("caribbean_stud_v0"))
     with pytest.raises(settings.RllibConfigError, match="batched port"):
-        RllibTrainer(tiny(LEAGUE_GAME, opponents__scripted={"heuristic": 1.0}), tmp_path, env_source="batched")
-    if "perico_v0" in GAMES and "perico_v0" not in {g for g in BATCHED}:
+        RllibTrainer(tiny("caribbean_stud_v0", opponents__scripted={unported: 1.0}), tmp_path, env_source="batched")
+    unbatched = [g for g in GAMES if g not in BATCHED_GAMES]
+    for game in unbatched[:1]:  # while a game has no kernel
         with pytest.raises(settings.RllibConfigError, match="no batched engine"):
-            RllibTrainer(tiny("perico_v0"), tmp_path, env_source="batched")
+            RllibTrainer(tiny(game), tmp_path, env_source="batched")
 
 
 # --------------------------------------------------------------------------- weights in and out

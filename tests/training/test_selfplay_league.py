@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.envs.batched.opponents import PolicyOpponent, RandomOpponent
 from pokerzoo.training.config import LEAGUE
 from pokerzoo.training.policy_export import save_policy
-from pokerzoo.training.selfplay.league import League, batched_scripted_agents, member_opponent
+from pokerzoo.training.selfplay.league import League, member_opponent
 from pokerzoo.training.selfplay.network import ActorCritic
 
 CARIBBEAN = "caribbean_stud_v0"
@@ -76,7 +77,7 @@ def test_state_round_trip_rebuilds_every_member():
 
 
 def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
-    assert "random" in batched_scripted_agents(CARIBBEAN)
+    assert "random" in batched_agents(CARIBBEAN)
     assert isinstance(member_opponent(CARIBBEAN, {}, "random"), RandomOpponent)
     with pytest.raises(ValueError, match=r"members: random .*ppo.* policy:PATH"):
         member_opponent(CARIBBEAN, {}, "rules_of_thumb")

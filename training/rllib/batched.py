@@ -5,11 +5,12 @@ RLlib's ``SyncVectorMultiAgentEnv`` steps one by one with one ``BatchedEnv``
 (``pokerzoo.envs.batched.make``) of that many rows, stepped by the game's
 compiled kernel. Each row is one env: the learner's seat (drawn per episode)
 against one scripted agent with a batched port in the other seats
-(``settings.batched_opponents``: ``random`` everywhere, Raspisnoy's
-``heuristic``), with ``SingleSeatEnv``'s rewards (``envs.batched.seats.LearnerSeats``,
-which the batched tests replay on the scalar game); the learner's rewards are
-scaled by ``reward_scale``. Only the games with a kernel, and that league (one
-scripted agent, no snapshots), can use it (``settings.check`` refuses the rest).
+(``agents.batched.batched_agents``: ``random`` everywhere, and each game's
+ported scripted agents, such as Raspisnoy's ``heuristic``), with
+``SingleSeatEnv``'s rewards (``envs.batched.seats.LearnerSeats``, which the
+batched tests replay on the scalar game); the learner's rewards are scaled by
+``reward_scale``. Only the games with a kernel, and that league (one scripted
+agent, no snapshots), can use it (``settings.check`` refuses the rest).
 
 RLlib's ``MultiAgentEnvRunner`` builds its vector env itself (``make_vec``
 over gym-registered ``MultiAgentEnv`` copies), so ``BatchedEnvRunner`` overrides
@@ -21,7 +22,6 @@ so rows are stepped selectively (``BatchedEnv.step(rows=...)``).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,9 +29,9 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
+from pokerzoo.agents.batched import batched_agents
 from pokerzoo.envs import batched, game_class
 from pokerzoo.envs.batched.seats import LearnerSeats, _EpisodeStats
-from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.env import LEARNER, TimedEnvRunner, observation_space
 from pokerzoo.training.rllib.modules import MASK_KEY, OBS_KEY
 
@@ -139,13 +139,11 @@ class BatchedLeagueVectorEnv(VectorMultiAgentEnv):
 
 
 def batched_opponent(game: str, spec: str) -> Any:
-    """The batched port of the scripted agent ``spec`` in ``game`` (an env id; ``settings.batched_opponents``)."""
-    ports = settings.batched_opponents(game)
+    """The batched port of the scripted agent ``spec`` in ``game`` (an env id; ``agents.batched.batched_agents``)."""
+    ports = batched_agents(game)
     if spec not in ports:
         raise ValueError(f"{spec!r} has no batched port for {game}; available: {', '.join(ports)}")
-    where = ports[spec]
-    module, name = where.split(":")
-    return getattr(importlib.import_module(module), name)()
+    return ports[spec]()
 
 
 class BatchedEnvRunner(TimedEnvRunner):

@@ -13,10 +13,8 @@ Ray, so run folders can be checked without the 'ray' extra.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pokerzoo.agents.policy_file import read_policy, sha256_of
 from pokerzoo.training import checkpoint as ckpt
 
 FORMAT = "pokerzoo.rllib-checkpoint/1"
@@ -35,27 +33,13 @@ def read(folder: Path | None) -> ckpt.Checkpoint:
     """Check an RLlib checkpoint folder completely and read it (``CheckpointError`` says why it cannot be used)."""
     if folder is None or not folder.is_dir():
         raise ckpt.CheckpointError("missing")
-    try:
-        manifest = json.loads((folder / ckpt.MANIFEST).read_text())
-    except FileNotFoundError:
-        raise ckpt.CheckpointError(f"no {ckpt.MANIFEST} (unfinished or damaged)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ckpt.CheckpointError(f"{ckpt.MANIFEST} is not readable JSON ({exc})") from None
-    files = manifest.get("files") if isinstance(manifest, dict) else None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(files, dict):
+    manifest = ckpt.read_manifest(folder, f"RLlib-backend checkpoint ({FORMAT})")
+    if manifest.get("format") != FORMAT:
         raise ckpt.CheckpointError(f"{ckpt.MANIFEST} is not an RLlib-backend checkpoint manifest ({FORMAT})")
     step = manifest.get("step")
     if not isinstance(step, int) or isinstance(step, bool) or step < 0:
         raise ckpt.CheckpointError(f"{ckpt.MANIFEST}: step missing or malformed")
-    for name in FILES:
-        if not (folder / name).is_file():
-            raise ckpt.CheckpointError(f"{name} is missing")
-        if files.get(name) != sha256_of(folder / name):
-            raise ckpt.CheckpointError(f"{name} does not match its SHA-256 in {ckpt.MANIFEST} (truncated or changed)")
-    try:
-        read_policy(folder / "policy.json")
-    except (ValueError, FileNotFoundError) as exc:
-        raise ckpt.CheckpointError(f"policy: {exc}") from None
+    ckpt.verify_files(folder, manifest, FILES)
     state = ckpt.decode(ckpt.torch_load(folder / "state.pt"))
     ok = (
         isinstance(state, dict)
@@ -70,11 +54,6 @@ def read(folder: Path | None) -> ckpt.Checkpoint:
 
 
 def find_intact(run_dir: Path) -> tuple[ckpt.Checkpoint | None, list[tuple[str, str]]]:
-    """The newest checkpoint ``read`` accepts, and (name, why) for each newer one skipped."""
-    skipped = []
-    for folder in ckpt.candidates(run_dir):
-        try:
-            return read(folder), skipped
-        except ckpt.CheckpointError as exc:
-            skipped.append((folder.name, str(exc)))
-    return None, skipped
+    """The newest checkpoint ``read`` accepts, and (name, why) for each newer one skipped (``checkpoint.find_intact``
+    with this backend's reader)."""
+    return ckpt.find_intact(run_dir, read)

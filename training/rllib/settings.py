@@ -112,16 +112,12 @@ def _batched_refusals(cfg: Mapping[str, Any]) -> list[str]:
     return out
 
 
-# Scripted agents with a batched port (``act(env, rows)``), by spec: "module:Class"; "random" for every game.
-BATCHED_OPPONENTS = {"random": "pokerzoo.envs.batched.opponents:RandomOpponent"}
-GAME_BATCHED_OPPONENTS = {
-    "raspisnoy_poker_v0": {"heuristic": "pokerzoo.agents.batched.raspisnoy_poker:HeuristicOpponent"},
-}
+def batched_opponents(game: str) -> list[str]:
+    """The scripted agents the batched source can seat in ``game``'s other seats: those with a batched port."""
+    # Deferred: the ports' table imports the game's compiled agents, and only this source needs it.
+    from pokerzoo.agents.batched import batched_agents
 
-
-def batched_opponents(game: str) -> dict[str, str]:
-    """The scripted agents the batched source can seat in ``game``'s other seats (spec -> "module:Class")."""
-    return {**BATCHED_OPPONENTS, **GAME_BATCHED_OPPONENTS.get(game, {})}
+    return list(batched_agents(game))
 
 
 def envs_per_runner(cfg: Mapping[str, Any], env_runners: int) -> int:

@@ -63,7 +63,7 @@ from pokerzoo.training.final_report import evaluate_pair, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, mlp_architecture, policy_document
 from pokerzoo.training.resume import append_rows, make_logger, truncate_csv
 from pokerzoo.training.rllib import settings
-from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, find_intact, latest_checkpoint, read
+from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, latest_checkpoint, read
 from pokerzoo.training.rllib.env import LEARNER, SAMPLE_SECONDS, LeagueEnv, TimedEnvRunner, module_of, snapshot_module
 from pokerzoo.training.rllib.modules import ActorCritic, MaskedMLPModule
 
@@ -201,12 +201,7 @@ class RllibTrainer:
             cfg["total_timesteps"] = total_timesteps
         runners = backend["env_runners"] if env_runners is None else env_runners
         trainer = cls(cfg, run_dir, env_runners=runners, address=address, env_source=backend["env_source"], **kw)
-        found, trainer.skipped_checkpoints = find_intact(run_dir)
-        if found is None:
-            why = "; ".join(f"{name}: {reason}" for name, reason in trainer.skipped_checkpoints)
-            raise ckpt.CheckpointError(
-                f"{run_dir} has no intact checkpoint to resume from" + (f" (skipped {why})" if why else "")
-            )
+        found, trainer.skipped_checkpoints = ckpt.intact_to_resume(run_dir, read)
         trainer._checkpoint = found
         return trainer
 

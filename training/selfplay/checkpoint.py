@@ -33,9 +33,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from pokerzoo.agents.policy_file import PolicyFileError, read_policy
 from pokerzoo.training import checkpoint as ckpt
-from pokerzoo.training.checkpoint import CheckpointError, decode, encode, file_sha256, torch_load
+from pokerzoo.training.checkpoint import CheckpointError, encode, file_sha256
 from pokerzoo.training.policy_export import save_policy
 
 FORMAT = "pokerzoo.selfplay-checkpoint/1"
@@ -75,33 +74,14 @@ def read(folder: Path) -> SelfPlayCheckpoint:
     """Check checkpoint ``folder`` completely and read it; ``CheckpointError`` says why it cannot be used."""
     if not folder.is_dir():
         raise CheckpointError("missing")
-    path = folder / ckpt.MANIFEST
-    if not path.is_file():
-        raise CheckpointError(f"no {ckpt.MANIFEST} (unfinished or damaged)")
-    try:
-        manifest = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise CheckpointError(f"{ckpt.MANIFEST} is not readable JSON ({exc})") from None
-    if not isinstance(manifest, dict):
-        raise CheckpointError(f"{ckpt.MANIFEST} is not a batched-trainer checkpoint manifest ({FORMAT})")
+    manifest = ckpt.read_manifest(folder, f"batched-trainer checkpoint ({FORMAT})")
     if manifest.get("format") == ckpt.FORMAT:
         raise CheckpointError(f"a checkpoint of engine aec ({ckpt.FORMAT}), not of the batched trainer")
-    files, step = manifest.get("files"), manifest.get("step")
-    if manifest.get("format") != FORMAT or not isinstance(files, dict) or not _is_count(step):
+    step = manifest.get("step")
+    if manifest.get("format") != FORMAT or not _is_count(step):
         raise CheckpointError(f"{ckpt.MANIFEST} is not a batched-trainer checkpoint manifest ({FORMAT})")
-    for name in FILES:
-        if not (folder / name).is_file():
-            raise CheckpointError(f"{name} is missing")
-        if files.get(name) != file_sha256(folder / name):
-            raise CheckpointError(f"{name} does not match its SHA-256 in {ckpt.MANIFEST} (truncated or changed)")
-    try:
-        read_policy(folder / "policy.json")
-    except (PolicyFileError, FileNotFoundError) as exc:
-        raise CheckpointError(f"policy: {exc}") from None
-    optimizer = torch_load(folder / "optimizer.pt")
-    state = decode(torch_load(folder / "state.pt"))
-    if not isinstance(state, dict) or set(state) != set(STATE_KEYS) or not isinstance(optimizer, dict):
-        raise CheckpointError("state.pt or optimizer.pt does not hold what a checkpoint holds")
+    ckpt.verify_files(folder, manifest, FILES)
+    optimizer, state = ckpt.load_optimizer_and_state(folder, STATE_KEYS)
     if state["step"] != step:
         raise CheckpointError("state.pt does not belong to this checkpoint")
     return SelfPlayCheckpoint(folder, int(step), optimizer, state, _load_arrays(folder / "arrays.npz"),

@@ -3,10 +3,9 @@
 Members are batched opponents (``act(env, rows)``, ``seed(seed)``;
 ``pokerzoo.envs.batched.opponents``):
 
-* scripted ones: ``random`` (every game) and the game's batched scripted agents,
-  found in ``pokerzoo.agents.batched.<game>`` (its ``AGENTS`` table, name ->
-  class, or else its ``*Opponent`` classes, named after their prefix:
-  ``HeuristicOpponent`` plays as ``heuristic``);
+* scripted ones: ``random`` (every game) and the game's batched scripted agents
+  (``pokerzoo.agents.batched.batched_agents``: Raspisnoy's ``heuristic``,
+  Heifer's ``equity``, ...), named as the scalar agents they port;
 * frozen policies: snapshots of the learner (``add_snapshot``), shipped
   policies (``ppo``) and ``policy:PATH``, each played by the numpy actor of its
   policy file (``PolicyNet``: no torch per decision) on all its rows at once.
@@ -27,51 +26,25 @@ Every member's randomness is reseeded from the run's seed at each rollout
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
 from pokerzoo.envs import game_class
-from pokerzoo.envs.batched.opponents import BatchedOpponent, PolicyOpponent, RandomOpponent
+from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.registry import spec as game_spec
 
 POLICY_PREFIX = "policy:"
 
 
-def batched_scripted_agents(game: str) -> dict[str, Callable[[], BatchedOpponent]]:
-    """The game's batched scripted agents, name -> class: ``random`` and those of ``agents/batched/<game>.py``."""
-    found: dict[str, Callable[[], BatchedOpponent]] = {"random": RandomOpponent}
-    module_name = f"pokerzoo.agents.batched.{game_spec(game).name}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            return found  # the game has no batched agents (yet)
-        raise
-    table = getattr(module, "AGENTS", None)
-    if isinstance(table, Mapping):
-        found.update(table)
-        return found
-    for name, cls in inspect.getmembers(module, inspect.isclass):
-        if cls.__module__ == module.__name__ and name.endswith("Opponent") and name != "Opponent":
-            found[_snake(name[: -len("Opponent")])] = cls
-    return found
-
-
-def _snake(camel: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", camel).lower()
-
-
 def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deterministic: bool = False):
     """The batched opponent a league entry names (see the module docstring); ValueError naming the choices."""
-    scripted = batched_scripted_agents(game)
+    scripted = batched_agents(game)
     if member in scripted:
         return scripted[member]()
     shipped = shipped_policies(game)

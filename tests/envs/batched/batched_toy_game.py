@@ -120,7 +120,7 @@ class ToyGame(Game):
     def zones(self) -> dict[str, list[int]]:
         return {"hands": list(self.cards), "stock": list(self.stock), "discards": list(self.discards)}
 
-    def determinize(self, player, rng):  # pragma: no cover - not searched
+    def _redeal(self, world, player, rng):  # pragma: no cover - not searched
         raise NotImplementedError
 
 

@@ -106,3 +106,37 @@ def test_uniform_legal_actions_draw_every_legal_action_and_only_those():
         legal = np.flatnonzero(mask[r])
         if legal.size:
             assert out[r] == legal[ref.integers(legal.size)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), sizes=st.lists(st.integers(0, 70), min_size=1, max_size=12))
+def test_random_bits_are_numpys_doubles_and_leave_its_state(seed, sizes):
+    words = batched_row([seed + 1, seed])
+    reference = np.random.default_rng(seed)
+    out = np.zeros(80, dtype=np.uint64)
+    for n in sizes:
+        rng.random_bits53(words, 1, out, n)
+        assert (out[:n].astype(np.float64) * 2.0**-53).tolist() == reference.random(n).tolist()
+        assert rng.state_from_words(words[1]) == reference.bit_generator.state
+        reference.integers(7)  # an odd 32-bit draw in between: the buffered half is left alone
+        rng.integers(words, 1, 7)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), k=st.one_of(st.integers(0, 300), st.integers(0, 2**40)), odd=st.booleans())
+def test_skipping_draws_leaves_the_state_drawing_them_leaves(seed, k, odd):
+    words = batched_row([seed])
+    reference = np.random.default_rng(seed)
+    if odd:  # a buffered 32-bit half survives the skip, as it survives random()
+        reference.integers(5)
+        rng.integers(words, 0, 5)
+    rng.skip_uint64(words, 0, k)
+    if k <= 300:
+        reference.random(k)
+    else:
+        state = reference.bit_generator.state
+        reference.bit_generator.advance(k)  # PCG64.advance clears the buffered half: put it back
+        state["state"] = reference.bit_generator.state["state"]
+        reference.bit_generator.state = state
+    assert rng.state_from_words(words[0]) == reference.bit_generator.state
+    assert rng.integers(words, 0, 1000) == reference.integers(1000)

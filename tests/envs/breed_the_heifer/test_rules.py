@@ -1,14 +1,12 @@
 """RULES.md §3 scenario by scenario, each on a stacked deck.
 
-Cards come off the stock in dealing order: on 3rd street a round of down
-cards, a second round of down cards, a round of up cards, each clockwise
-from the dealer's left; then one card per player per street. ``deal`` builds
-that stock from each seat's seven cards written in street order
-("down down up up up up down").
+The decks are stacked by ``heifer_helpers.deal`` (cards in dealing order,
+each seat's seven written in street order); ``passive`` checks and calls.
 """
 
 import numpy as np
 import pytest
+from heifer_helpers import deal, passive
 
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.wilds import NO_WILD, WildTracker
@@ -16,41 +14,9 @@ from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from pokerzoo.envs.engine.cards import RANK_CHARS, ScriptedChance, parse_card
 from pokerzoo.envs.engine.options import ConfigError
 
-STREET_OF_CARD = (3, 3, 3, 4, 5, 6, 7)
-
-
-def deal(n: int, dealer: int, hands: dict[int, str], out: dict[int, int] | None = None, **options):
-    """A game whose dealer is ``dealer`` and whose stock deals ``hands[seat]`` (a prefix of the deal).
-
-    ``out[seat] = street``: the seat has folded before that street's cards and gets none of them.
-    """
-    out = out or {}
-    order = [(dealer + k) % n for k in range(1, n + 1)]
-    cards = {p: hands.get(p, "").split() for p in order}
-    stock: list[str] = []
-    complete = True
-    for i, street in enumerate(STREET_OF_CARD):
-        for p in order:
-            if street >= out.get(p, 99):
-                continue
-            if i < len(cards[p]) and complete:
-                stock.append(cards[p][i])
-            else:
-                complete = False
-    given = sum(len(c) for c in cards.values())
-    assert len(stock) == given, "the given cards must be a prefix of the dealing order"
-    chance = ScriptedChance(shuffles=[stock], integers=[dealer])
-    return BreedTheHeiferGame(chance=chance, num_players=n, **options)
-
 
 def rank(ch: str) -> int:
     return RANK_CHARS.index(ch)
-
-
-def passive(game: BreedTheHeiferGame, until_street: int | None = None) -> None:
-    """Everyone checks or calls until ``until_street`` is reached (or the game ends)."""
-    while not game.is_over and (until_street is None or game.street < until_street):
-        game.apply(CHECK if game.legal_mask()[CHECK] else CALL)
 
 
 def names(game: BreedTheHeiferGame) -> set[str]:

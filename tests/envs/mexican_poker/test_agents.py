@@ -56,7 +56,7 @@ def heuristic_play(game: MexicanPokerGame) -> tuple[list[int], list[int], str]:
 # ---------------------------------------------------------------- registry
 def test_registry_and_composites():
     assert set(AGENTS) == {"heuristic"}
-    assert agent_names("mexican_poker") == ["random", "heuristic"]
+    assert agent_names("mexican_poker") == ["random", "heuristic", "pimc", "ismcts"]
     assert isinstance(make_agent("mexican_poker", "random", seed=1), RandomAgent)
     composite = make_agent("mexican_poker_v0", "heuristic+random", seed=1)
     assert isinstance(composite, CompositeAgent)

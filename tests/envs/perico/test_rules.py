@@ -346,6 +346,13 @@ def test_action_names():
     game = stacked(FILLER[:2], stock="Kc")
     assert game.action_name(DRAW) == "draw" and game.action_name(KNOCK) == "knock"
     assert game.action_name(exchange(game, "2d", "8d")) == "exchange slots 0,4 (2d 8d)"
+    assert game.public_action_name(exchange(game, "2d", "8d"), (game.player + 1) % game.num_players) == (
+        "exchange 2: 2d 8d"
+    )
     game.apply(DRAW)
     assert game.action_name(DISCARD0 + 5) == "discard the drawn card Kc"
     assert game.action_name(DISCARD0) == "discard slot 0 (2d)"
+    other = (game.player + 1) % game.num_players  # the table sees the card thrown, not the slot
+    assert game.public_action_name(DISCARD0 + 5, other) == "discard Kc"
+    assert game.public_action_name(DISCARD0, other) == "discard 2d"
+    assert game.public_action_name(DISCARD0, game.player) == "discard slot 0 (2d)"

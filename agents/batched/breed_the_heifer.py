@@ -1,0 +1,309 @@
+"""Breed the Heifer's ``equity`` agent (``agents.breed_the_heifer.EquityAgent``) as a batched opponent.
+
+``EquityOpponent(seed=s).act(env, rows)`` decides the waiting bet of every row
+of a batched Breed the Heifer env at once, its Monte Carlo run in the kernel
+over the env's state arrays. It is the scalar agent draw for draw: row r
+decides with its own generator, ``np.random.default_rng(s + r)`` (or the
+r-th of a list of seeds), exactly as ``EquityAgent(seed=s + r)`` deciding
+every decision of row r in turn would, so the two make the same decision
+with the same equity estimate (``last_equity``) at every step
+(``tests/agents/test_batched_heifer.py`` checks it decision by decision).
+
+What keeps it the same:
+
+* the draws: ``estimate_equity`` takes ``rng.permuted(np.tile(unseen,
+  (simulations, 1)), axis=1)``, which is one ``Generator.shuffle`` of the
+  ascending unseen cards per simulation, in order; the kernel makes those
+  shuffles with the row's generator (``rng.shuffle_in_place``) and deals from
+  each in the scalar order: the opponents' down cards seat by seat, then the
+  cards still to come street by street in dealing order;
+* the wild rank of each simulation runs through the same tracker steps as
+  ``WildTracker.see``, and hands are scored by the compiled heifer evaluator,
+  which is the scalar ranker key for key;
+* the arithmetic: the pot share ``1 / ties`` added in the scalar order, the
+  mean, the thresholds ``bet_factor / k``, ``raise_factor / k`` and the pot
+  odds ``call / (pot + call)`` in float64, as Python computes them.
+
+Like the scalar agent it reads only what its seat may know: its own cards,
+every up card, the chips, the wild rank and the pending pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from pokerzoo.agents.breed_the_heifer import EquityAgent
+from pokerzoo.envs.batched import rng
+from pokerzoo.envs.batched.compile import kernel
+from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
+from pokerzoo.envs.breed_the_heifer.game import LAST_STREET
+from pokerzoo.envs.breed_the_heifer.kernel import FIRST_UP, LAST_UP, MAX_CARDS, HeiferKernel, legal
+from pokerzoo.envs.breed_the_heifer.kernel_hands import add_cards, heifer_key, key_of_words
+from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, NUM_ACTIONS, RAISE
+
+_DEFAULTS = EquityAgent()  # the scalar agent's default parameters, read from one instance
+SIMULATIONS = _DEFAULTS.simulations
+BET_FACTOR = _DEFAULTS.bet_factor
+RAISE_FACTOR = _DEFAULTS.raise_factor
+
+
+class Scratch:
+    """Per decided row: room for the unseen cards, one simulation's shuffle, the simulated hands, the plan of the
+    deal (which seat and hand slot each card of the shuffle goes to, and whether it is an up card) and the
+    words of the cards each seat holds before the deal (``kernel_hands``)."""
+
+    def __init__(self, rows: int, players: int):
+        self.unseen = np.empty((rows, 52), dtype=np.int8)
+        self.deck = np.empty((rows, 52), dtype=np.int8)
+        self.hands = np.empty((rows, players, MAX_CARDS), dtype=np.int8)
+        self.sizes = np.empty((rows, players), dtype=np.int64)
+        self.ranks = np.empty((rows, players), dtype=np.int64)
+        self.plan = np.empty((rows, 3, 52), dtype=np.int8)
+        self.known = np.empty((rows, 4, players), dtype=np.int64)
+        self.mask = np.empty((rows, NUM_ACTIONS), dtype=np.bool_)
+
+    def arrays(self) -> tuple:
+        return self.unseen, self.deck, self.hands, self.sizes, self.ranks, self.plan, self.known, self.mask
+
+
+@kernel(inline=True)
+def _plan_deal(state, params, i, me, hands, sizes, plan, known):
+    """The known cards into ``hands`` (``known[3]``: how many), and the plan of a simulation's deal; returns
+    how many cards it deals.
+
+    The scalar order: each opponent's missing down cards, seat by seat, then
+    the cards still to come, street by street in dealing order. ``plan[0]``:
+    the seat of each card, ``plan[1]``: its slot in the seat's hand,
+    ``plan[2]``: 1 for an up card (the wild tracker sees it).
+    """
+    n = params.n
+    down_count = 3 if state.ncards[i, me] == MAX_CARDS else 2
+    need = 0
+    for p in range(n):
+        if state.folded[i, p]:
+            continue
+        size = 0
+        for j in range(state.ncards[i, p]):
+            if p == me or FIRST_UP <= j <= LAST_UP:
+                hands[p, size] = state.cards[i, p, j]
+                size += 1
+        known[3, p] = size
+        if p != me:
+            for _ in range(down_count):
+                plan[0, need], plan[1, need], plan[2, need] = p, size, 0
+                size += 1
+                need += 1
+        sizes[p] = size
+    for s in range(state.street[i] + 1, LAST_STREET + 1):
+        for k in range(1, n + 1):
+            p = (state.dealer[i] + k) % n
+            if state.folded[i, p]:
+                continue
+            plan[0, need], plan[1, need], plan[2, need] = p, sizes[p], s != LAST_STREET
+            sizes[p] += 1
+            need += 1
+    return need
+
+
+@kernel(inline=True)
+def _simulated_key(params, hands, sizes, known, p, wild, fixed_wild):
+    """The key of seat p's simulated hand; with a fixed wild rank, from the known cards' words plus the dealt ones."""
+    if not fixed_wild:
+        return heifer_key(params.straight_top, hands[p], sizes[p], wild, params.double_ace_flush)
+    held = known[3, p]
+    counts, suits, w = add_cards(hands[p, held:], sizes[p] - held, wild, known[0, p], known[1, p], known[2, p])
+    return key_of_words(params.straight_top, counts, suits, w, sizes[p], params.double_ace_flush)
+
+
+@kernel(inline=True)
+def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, ranks, plan, known, simulations):
+    """``estimate_equity`` for the seat to act in row i, drawing from generator ``words[g]``."""
+    n = params.n
+    me = state.to_act[i]
+    if state.live[i] == 1:
+        return 1.0
+    seen = np.int64(0)
+    for p in range(n):
+        for j in range(FIRST_UP, min(state.ncards[i, p], LAST_UP + 1)):
+            seen |= np.int64(1) << state.cards[i, p, j]
+    for j in range(state.ncards[i, me]):
+        seen |= np.int64(1) << state.cards[i, me, j]
+    count = 0
+    for c in range(52):
+        if not (seen >> c) & 1:
+            unseen[count] = c
+            count += 1
+    need = _plan_deal(state, params, i, me, hands, sizes, plan, known)
+    fixed_wild = state.street[i] >= LAST_STREET - 1  # no up card to come: the wild rank stays the view's
+    my_key = np.int64(-1)
+    if fixed_wild:
+        for p in range(n):
+            if not state.folded[i, p]:
+                known[0, p], known[1, p], known[2, p] = add_cards(
+                    hands[p], known[3, p], state.wild[i], np.int64(0), np.int64(0), 0
+                )
+        if known[3, me] == sizes[me]:  # nothing comes to this seat (7th street): one key for every simulation
+            my_key = _simulated_key(params, hands, sizes, known, me, state.wild[i], True)
+    won = 0.0
+    for _ in range(simulations):
+        for k in range(count):
+            deck[k] = unseen[k]
+        rng.shuffle_in_place(words, g, deck, count)
+        wild = state.wild[i]
+        pending = state.pending[i]
+        table = state.table_ranks[i]
+        if not fixed_wild:
+            for p in range(n):
+                ranks[p] = state.player_ranks[i, p]
+        for t in range(need):
+            p = plan[0, t]
+            card = deck[t]
+            hands[p, plan[1, t]] = card
+            if plan[2, t]:  # ``WildTracker.see`` on a simulated up card
+                rank = np.int64(card) % 13
+                bit = np.int64(1) << rank
+                if pending:
+                    wild = rank
+                    pending = 0
+                earlier = table if params.any_player else ranks[p]
+                if earlier & bit:
+                    wild = -1
+                    pending = 1
+                ranks[p] |= bit
+                table |= bit
+        best = my_key if my_key >= 0 else _simulated_key(params, hands, sizes, known, me, wild, fixed_wild)
+        ties = 1
+        beaten = False
+        for p in range(n):
+            if p == me or state.folded[i, p]:
+                continue
+            key = _simulated_key(params, hands, sizes, known, p, wild, fixed_wild)
+            if key > best:
+                beaten = True
+                break
+            ties += key == best
+        if not beaten:
+            won += 1.0 / ties
+    return won / simulations
+
+
+@kernel(inline=True)
+def decide(state, params, i, equity, mask, bet_factor, raise_factor):
+    """``EquityAgent.act``'s thresholds for the seat to act in row i (``mask``: its legal actions)."""
+    me = state.to_act[i]
+    k = state.live[i]
+    aggressive = BET if mask[BET] else RAISE if mask[RAISE] else -1
+    if mask[CHECK]:
+        if aggressive >= 0 and equity >= bet_factor / k:
+            return aggressive
+        return CHECK
+    if aggressive >= 0 and equity >= raise_factor / k:
+        return aggressive
+    call = min(state.current_bet[i] - state.bets[i, me], state.stacks[i, me])
+    pot = 0
+    for p in range(params.n):
+        pot += state.committed[i, p]
+    if equity >= call / (pot + call):
+        return CALL
+    return FOLD if mask[FOLD] else CALL
+
+
+@kernel
+def decide_rows(state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, simulations, factors,
+                out, eq):
+    """The decision (``out``) and the equity estimate (``eq``) of the seat to act in each of ``rows``."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        equity = estimate_equity(
+            state, params, words, i, i, unseen[k], deck[k], hands[k], sizes[k], ranks[k], plan[k], known[k], simulations
+        )
+        mask = masks[k]
+        mask[:] = False
+        legal(state, params, i, mask)
+        out[k] = decide(state, params, i, equity, mask, factors[0], factors[1])
+        eq[k] = equity
+
+
+@kernel(parallel=True)
+def decide_rows_parallel(
+    state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, simulations, factors, out, eq
+):
+    for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):  # as the env's parallel loop: chunks of rows
+        lo = c * CHUNK
+        hi = min(rows.shape[0], lo + CHUNK)
+        decide_rows(
+            state, params, words, rows[lo:hi], unseen[lo:hi], deck[lo:hi], hands[lo:hi], sizes[lo:hi],
+            ranks[lo:hi], plan[lo:hi], known[lo:hi], masks[lo:hi], simulations, factors, out[lo:hi], eq[lo:hi],
+        )  # fmt: skip
+
+
+class EquityOpponent:
+    """``EquityAgent`` for every row at once: ``act(env, rows)`` on a batched Breed the Heifer env.
+
+    ``simulations``, ``bet_factor`` and ``raise_factor`` are the scalar agent's
+    parameters. ``seed``: an int s gives row r the generator of
+    ``EquityAgent(seed=s + r)``, a sequence one seed per row, None fresh
+    unpredictable ones. After ``act``, ``last_equity[k]`` is the estimate
+    behind the decision of ``rows[k]``. The rows are decided on all of
+    numba's threads when the env runs in parallel (and at least
+    ``PARALLEL_MIN_ROWS`` rows are asked for), as the env steps them.
+    """
+
+    name = "equity"
+
+    def __init__(
+        self,
+        seed: int | Sequence[int] | None = None,
+        simulations: int = SIMULATIONS,
+        bet_factor: float = BET_FACTOR,
+        raise_factor: float = RAISE_FACTOR,
+    ):
+        if isinstance(simulations, bool) or not isinstance(simulations, int | np.integer) or simulations < 1:
+            raise ValueError(f"simulations must be an int >= 1, got {simulations!r}")
+        self.simulations = int(simulations)
+        self.factors = np.array([bet_factor, raise_factor], dtype=np.float64)
+        self.last_equity = np.empty(0)
+        self.seed(seed)
+
+    def seed(self, seed: int | Sequence[int] | None) -> None:
+        """Row r's generator becomes ``np.random.default_rng(seed + r)`` (see the class docstring)."""
+        if seed is not None and not isinstance(seed, int | np.integer | Sequence):
+            raise TypeError(f"seed: an int, a sequence of ints (one per row) or None, got {type(seed).__name__}")
+        self._seed = seed
+        self._words = np.zeros((0, rng.WORDS), dtype=np.uint64)
+
+    def _row_seed(self, row: int) -> int | None:
+        if self._seed is None:
+            return None
+        if isinstance(self._seed, Sequence):
+            if row >= len(self._seed):
+                raise ValueError(f"seed: {len(self._seed)} seeds given, but row {row} is asked for")
+            return int(self._seed[row])
+        return int(self._seed) + row
+
+    def _generators(self, num_envs: int) -> np.ndarray:
+        """The rows' generators, made on first use (an env with more rows than before gets the new ones)."""
+        have = self._words.shape[0]
+        if have < num_envs:
+            new = np.array([rng.words_from_seed(self._row_seed(r)) for r in range(have, num_envs)], dtype=np.uint64)
+            self._words = np.concatenate([self._words, new.reshape(-1, rng.WORDS)])
+        return self._words
+
+    def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
+        if not isinstance(env.kernel, HeiferKernel):
+            raise TypeError(f"EquityOpponent plays Breed the Heifer; this env plays {env.name}")
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        words = self._generators(env.num_envs)
+        out = np.empty(rows.shape[0], dtype=np.int64)
+        self.last_equity = np.empty(rows.shape[0], dtype=np.float64)
+        scratch = Scratch(rows.shape[0], env.num_players).arrays()
+        loop = decide_rows_parallel if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS else decide_rows
+        loop(env.state, env.kernel.params, words, rows, *scratch, self.simulations, self.factors, out, self.last_equity)
+        return out
+
+
+# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
+AGENTS = (EquityOpponent,)

@@ -1,0 +1,157 @@
+"""The batched Heifer equity agent (``agents.batched.breed_the_heifer``) against the scalar ``EquityAgent``.
+
+Row r of a batched env and a scalar env play side by side (the differential
+kit proves the two states equal); at every step the batched opponent decides
+every row and row r's scalar ``EquityAgent(seed=s + r)`` decides the same
+state: the two must choose the same action from the same equity estimate,
+bit for bit, because the batched agent draws from row r's generator exactly
+what the scalar agent draws. The rows play a mix of the agent's moves and
+random ones (row r: the agent's with probability 1, 0.5 or 0 by r mod 3), so
+the states include its own games and the odd states random play reaches.
+Every street, both wild rules, both flush rules, 2 to 7 players, short stacks
+(all-ins, side pots) and several hands per episode are covered; under
+``slow`` the agent runs its default 200 simulations and each configuration
+compares >= 10,000 decisions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.batched.breed_the_heifer import EquityOpponent
+from pokerzoo.agents.breed_the_heifer import EquityAgent
+from pokerzoo.envs import batched
+from pokerzoo.envs.batched import rng
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
+from pokerzoo.envs.batched.sb3 import BatchedVecEnv
+from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
+
+AGENT_SHARES = (1.0, 0.5, 0.0)  # row r plays the agent's move with probability AGENT_SHARES[r % 3]
+CONFIGS = [
+    ({}, 30, 40),
+    ({"num_players": 2}, 30, 40),
+    ({"num_players": 3, "wild_pairs": "any_player", "double_ace_flush": True}, 30, 40),
+    ({"num_players": 7, "wild_pairs": "any_player"}, 21, 40),
+    ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5, "max_raises": 1}, 30, 40),
+    ({"num_players": 6, "stacks": [4, 9, 15, 2, 30, 12], "num_hands": 8, "ante": 2, "small_bet": 1}, 30, 40),
+]
+
+
+def _id(config) -> str:
+    return ",".join(f"{k}={v}" for k, v in config[0].items()) or "defaults"
+
+
+def compare_agents(
+    options: Mapping[str, Any],
+    seeds: Sequence[int],
+    steps: int,
+    *,
+    simulations: int,
+    agent_seed: int = 1000,
+    action_seed: int = 0,
+    parallel: bool = False,
+) -> Counter:
+    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the batched and the scalar agent's
+    decision and equity in every row at every step; returns the decisions compared, by street and situation."""
+    n = len(seeds)
+    env = batched.make("breed_the_heifer", n, parallel=parallel, **dict(options))
+    scalars = [scalar_env_class(HeiferKernel)(**dict(options)) for _ in range(n)]
+    _, mask, info = env.reset(seed=list(seeds))
+    for scalar, seed in zip(scalars, seeds, strict=True):
+        scalar.reset(seed=int(seed))
+    opponent = EquityOpponent(seed=agent_seed, simulations=simulations)
+    agents = [EquityAgent(seed=agent_seed + r, simulations=simulations) for r in range(n)]
+    share = np.array([AGENT_SHARES[r % len(AGENT_SHARES)] for r in range(n)])
+    actions_rng = np.random.default_rng(action_seed)
+    seen: Counter = Counter()
+    for t in range(steps):
+        chosen = opponent.act(env, env.all_rows)
+        for r, scalar in enumerate(scalars):
+            game = scalar.game
+            player = game.current_player
+            assert player == info["current_player"][r], f"row {r}, step {t}: the games differ"
+            view, legal = game.view(player), game.legal_mask()
+            action = agents[r].act(view, legal, game)
+            where = f"{dict(options)} row {r} (seed {seeds[r]}), step {t}, street {game.street}"
+            assert opponent.last_equity[r] == agents[r].last_equity, (
+                f"{where}: equity: scalar {agents[r].last_equity!r}, batched {opponent.last_equity[r]!r}"
+            )
+            assert action == chosen[r], f"{where}: scalar agent {action}, batched {chosen[r]}"
+            seen[f"street {game.street}, {'check' if legal[0] == 0 else 'facing a bet'}"] += 1
+        play = np.where(actions_rng.random(n) < share, chosen, random_legal(actions_rng, mask))
+        _, mask, _, _, info = env.step(play)
+        for r, scalar in enumerate(scalars):
+            scalar.step(int(play[r]))
+            if scalar.game.is_over:
+                scalar.reset()
+    return seen
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_same_decisions_as_the_scalar_agent_on_the_same_states(config):
+    options, rows, steps = config
+    seen = compare_agents(options, range(100, 100 + rows), steps, simulations=16)
+    assert sum(seen.values()) == rows * steps
+    assert {int(k.split()[1][0]) for k in seen} >= {3, 4, 5}, seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_same_decisions_with_200_simulations(config):
+    options = config[0]
+    seen = compare_agents(options, range(7000, 7000 + 64), 160, simulations=200, action_seed=3)
+    assert sum(seen.values()) >= 10_000
+    assert {int(k.split()[1][0]) for k in seen} == {3, 4, 5, 6, 7}, seen
+
+
+@pytest.mark.slow
+def test_the_parallel_decisions_are_the_serial_ones():
+    rows = PARALLEL_MIN_ROWS + 20
+    seen = compare_agents({"num_players": 4}, range(rows), 6, simulations=8, parallel=True)
+    assert sum(seen.values()) == rows * 6
+
+
+def test_seeds_give_each_row_the_scalar_agents_generator():
+    env = batched.make("breed_the_heifer", 3)
+    env.reset(seed=5)  # rows 0, 1, 2: seeds 5, 6, 7
+    games = [scalar_env_class(HeiferKernel)() for _ in range(3)]
+    for row, scalar in enumerate(games):
+        scalar.reset(seed=5 + row)
+    for seed, row_seeds in ((7, [7, 8, 9]), ([4, 40, 400], [4, 40, 400])):
+        opponent = EquityOpponent(seed=seed, simulations=3)
+        opponent.act(env, np.array([0, 2]))  # row 1 is not asked: its generator does not move
+        for row, s in enumerate(row_seeds):
+            agent = EquityAgent(seed=s, simulations=3)
+            if row != 1:
+                game = games[row].game
+                agent.act(game.view(game.current_player), game.legal_mask(), game)
+            assert rng.state_from_words(opponent._words[row]) == agent.rng.bit_generator.state
+    assert EquityOpponent(seed=None, simulations=1).act(env, env.all_rows).shape == (3,)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="simulations"):
+        EquityOpponent(simulations=0)
+    with pytest.raises(TypeError, match="plays Breed the Heifer"):
+        EquityOpponent().act(batched.make("caribbean_stud", 2), np.arange(2))
+    with pytest.raises(ValueError, match="2 seeds given"):
+        env = batched.make("breed_the_heifer", 3)
+        env.reset(seed=0)
+        EquityOpponent(seed=[1, 2]).act(env, np.array([2]))
+
+
+def test_it_plays_the_opponent_seats_of_the_sb3_adapter():
+    venv = BatchedVecEnv("breed_the_heifer", 8, opponents=EquityOpponent(seed=3, simulations=8), seed=0, num_players=3)
+    venv.reset()
+    for _ in range(20):
+        masks = venv.action_masks()
+        actions = np.array([np.flatnonzero(m)[0] for m in masks])
+        venv.step_async(actions)
+        venv.step_wait()
+    assert venv.seats.episodes > 0

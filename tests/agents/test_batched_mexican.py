@@ -1,0 +1,169 @@
+"""The batched Mexican heuristic (``agents.batched.mexican_poker``) against the scalar ``MexicanHeuristicAgent``.
+
+Row r, seat s of the batched opponent draws from ``default_rng([seed, r, s])``;
+beside it, a scalar agent per (row, seat) whose ``rng`` is that generator sees
+the same view (the differential kit proves the two states equal, and this
+test checks the player and the mask again) and must make the same decision at
+every step: predictions and doubts from the same sampled play-outs, plays by
+the same ties. The rows mix heuristic and random moves (row r: the heuristic's
+move with probability 1, 0.5 or 0 by r mod 3), so the states include the
+heuristic's own rounds and the odd states random play reaches; both sides
+decide at every step, so their generators stay in step. Every option and 2 to
+7 players are covered; under ``slow`` each configuration compares >= 100,000
+decisions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.batched import batched_agents
+from pokerzoo.agents.batched.mexican_poker import HeuristicOpponent, new_scratch, row_generator, set_order
+from pokerzoo.agents.mexican_poker import MexicanHeuristicAgent
+from pokerzoo.envs import batched
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
+from pokerzoo.envs.batched.seats import LearnerSeats
+from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.mexican_poker import combos
+from pokerzoo.envs.mexican_poker.kernel import MexicanKernel
+
+HEURISTIC_SHARES = (1.0, 0.5, 0.0)  # row r plays the heuristic's move with probability HEURISTIC_SHARES[r % 3]
+CONFIGS = [
+    ({"num_players": 2, "rounds": 3}, 24, 80),
+    ({"num_players": 3, "doubt_pass": True, "rounds": 2}, 24, 80),
+    ({"rounds": 2}, 24, 80),
+    ({"num_players": 5, "doubt_chips": False, "rounds": 2, "reward": "win"}, 18, 80),
+    ({"num_players": 7, "doubt_pass": True, "rounds": 1}, 12, 100),
+    ({"num_players": 6, "corner_table": "0" * 65, "rounds": 1}, 12, 100),  # seven-card hands
+    ({"num_players": 4, "corner_table": [(5, 3)] * 65, "rounds": 2}, 24, 80),  # five-card boards
+]
+
+
+def compare_heuristics(
+    options: Mapping[str, Any],
+    seeds: Sequence[int],
+    steps: int,
+    *,
+    samples: int = 4,
+    seed: int = 0,
+    opponent: HeuristicOpponent | None = None,
+    action_seed: int = 0,
+    parallel: bool = False,
+) -> Counter:
+    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the two heuristics' decision in
+    every row at every step; returns the decisions compared, by phase."""
+    n = len(seeds)
+    env = batched.make("mexican_poker", n, parallel=parallel, **dict(options))
+    scalars = [scalar_env_class(MexicanKernel)(**dict(options)) for _ in range(n)]
+    _, mask, info = env.reset(seed=list(seeds))
+    for scalar, s in zip(scalars, seeds, strict=True):
+        scalar.reset(seed=int(s))
+    players = env.kernel.params.num_players
+    agents = [[HeuristicOpponent(seed, samples).scalar_twin(r, s) for s in range(players)] for r in range(n)]
+    opponent = opponent or HeuristicOpponent(seed=seed, samples=samples)
+    share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
+    rng = np.random.default_rng(action_seed)
+    seen: Counter = Counter()
+    for t in range(steps):
+        chosen = opponent.act(env, env.all_rows)
+        for i, scalar in enumerate(scalars):
+            game = scalar.game
+            player, legal = game.current_player, game.legal_mask()
+            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
+            expected = agents[i][player].act(game.view(player), legal)
+            if chosen[i] != expected:
+                raise AssertionError(
+                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched heuristic {chosen[i]} "
+                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
+                    + game.render(player)
+                )
+            seen[game.phase if game.phase != "play" else ("play:lead" if not game.trick else "play:follow")] += 1
+        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
+        _, mask, _, _, info = env.step(actions)
+        for scalar, action in zip(scalars, actions, strict=True):
+            scalar.step(int(action))
+            if scalar.game.is_over:
+                scalar.reset()
+    return seen
+
+
+def _id(config) -> str:
+    return ",".join(f"{k}={v if len(str(v)) < 12 else str(v)[:8] + '…'}" for k, v in config[0].items())
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_batched_heuristic_decides_as_the_scalar_one(config):
+    options, rows, steps = config
+    seen = compare_heuristics(options, range(rows), steps)
+    assert sum(seen.values()) == rows * steps
+    assert seen["predict"] > 0 and seen["play:lead"] > 0 and seen["play:follow"] > 0
+    assert (seen["doubt"] > 0) == options.get("doubt_chips", True)
+
+
+def test_the_default_sample_count_decides_the_same():
+    seen = compare_heuristics({"num_players": 4, "rounds": 1}, range(12), 40, samples=16, seed=7)
+    assert seen["predict"] > 0 and seen["doubt"] > 0
+
+
+def test_the_parallel_loop_decides_the_same():
+    rows = PARALLEL_MIN_ROWS + 20  # enough rows for the parallel loop to be used
+    seen = compare_heuristics({"num_players": 3, "rounds": 1}, range(rows), 8, parallel=True)
+    assert sum(seen.values()) == rows * 8
+
+
+def test_the_comparison_catches_a_different_decision():
+    # The same agent from other generators predicts differently somewhere: the check must notice.
+    with pytest.raises(AssertionError, match="batched heuristic"):
+        compare_heuristics({"num_players": 3}, range(24), 8, opponent=HeuristicOpponent(seed=1, samples=4))
+
+
+def test_the_twins_are_the_scalar_agent_on_the_row_seat_generators():
+    twin = HeuristicOpponent(seed=5, samples=3).scalar_twin(2, 1)
+    assert isinstance(twin, MexicanHeuristicAgent) and twin.samples == 3
+    assert twin.rng.bit_generator.state == row_generator(5, 2, 1).bit_generator.state
+    assert batched_agents("mexican_poker")["heuristic"] is HeuristicOpponent
+
+
+def test_set_order_is_cpythons():
+    rng = np.random.default_rng(0)
+    sc = new_scratch(1, 1)
+    for trial in range(300):
+        board_size = 1 + trial % 5
+        dealt = rng.choice(np.arange(65).reshape(5, 13)[:, : 4 + trial % 9].ravel(), 8, replace=False)
+        hand = sorted(dealt[: 8 - board_size].tolist(), key=lambda c: (c % 13, c // 13))
+        board = sorted(dealt[8 - board_size :].tolist(), key=lambda c: (c % 13, c // 13))
+        bits = combos.legal_bits(hand, board)
+        table = np.zeros((len(bits), 2), dtype=np.int64)
+        table[:, 0] = bits
+        m = set_order(table, len(bits), sc.table[0], sc.where[0], sc.order[0])
+        assert [bits[k] for k in sc.order[0, :m]] == list(set(bits))
+
+
+def test_it_plays_opponent_seats_and_only_mexican_poker():
+    env = batched.make("mexican_poker", 16, num_players=3)
+    seats = LearnerSeats(env, HeuristicOpponent(seed=0, samples=2), seat=0, seed=0)
+    _, mask = seats.reset(seed=3)[:2]
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        _, mask, *_ = seats.step(random_legal(rng, mask))
+        assert (env.current_player == 0).all() and np.array_equal(mask, seats.action_masks())
+    with pytest.raises(TypeError, match="plays Mexican poker"):
+        HeuristicOpponent().act(batched.make("caribbean_stud", 2), np.arange(2))
+    for bad in (0, True, 2.5):
+        with pytest.raises(ValueError, match="samples"):
+            HeuristicOpponent(samples=bad)
+    with pytest.raises(ValueError, match="seed"):
+        HeuristicOpponent(seed=-1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_batched_heuristic_decides_as_the_scalar_one_100k_decisions(config):
+    options, rows, _ = config
+    seen = compare_heuristics(options, range(5000, 5000 + 2 * rows), -(-100_000 // (2 * rows)), action_seed=1, seed=3)
+    assert sum(seen.values()) >= 100_000

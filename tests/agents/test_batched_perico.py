@@ -1,0 +1,240 @@
+"""The batched Perico heuristic (``agents.batched.perico``) against the scalar ``PericoHeuristicAgent``.
+
+With the ``"scalar"`` sampler, in every row of a batched env and a scalar env
+played side by side (the differential kit proves the two states equal), the
+batched decision must be the decision of the scalar agent of that seat (its
+``scalar_twin``: the same parameters, the same generator) on the same view
+and mask, at every step, and the two generators must be in the same state
+after it. Rows play a mix of heuristic and random moves (row r: the
+heuristic's move with probability 1, 0.5 or 0 by r mod 3), so the states
+include the heuristic's own games and the odd states random play reaches.
+Both variants, both decks, ``jokers_in_five_of_a_kind`` and 2 to 6 players
+are covered, and other agent parameters; under ``slow`` each configuration
+compares >= 10,000 decisions (the scalar agent takes about a millisecond a
+decision).
+
+The ``"fast"`` sampler draws its samples otherwise, so its decisions are
+compared in distribution: on many states, each held by ``REPEATS`` rows with
+distinct generators, every action's frequency under the fast sampler and
+under the scalar one differ by less than ``Z_TOLERANCE`` standard errors of
+their difference (pooled binomial); a clearly different agent fails the same
+check.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from sb3_contrib import MaskablePPO
+
+from pokerzoo.agents.batched.perico import HeuristicOpponent
+from pokerzoo.envs import batched
+from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
+from pokerzoo.envs.batched.sb3 import BatchedVecEnv
+from pokerzoo.envs.batched.seats import LearnerSeats
+from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.perico.actions import DISCARD0, DRAW, KNOCK
+from pokerzoo.envs.perico.kernel import PericoKernel
+
+HEURISTIC_SHARES = (1.0, 0.5, 0.0)  # row r plays the heuristic's move with probability HEURISTIC_SHARES[r % 3]
+CONFIGS = [
+    ({}, 12, 14),
+    ({"num_players": 2}, 12, 14),
+    ({"num_players": 6, "deck": "56"}, 12, 10),
+    ({"num_players": 3, "jokers_in_five_of_a_kind": False, "max_turns_per_round": 6}, 12, 12),
+    ({"six_card": True, "num_players": 2}, 9, 12),
+    ({"six_card": True, "num_players": 5, "deck": "54"}, 9, 10),
+]
+REPEATS = 600  # rows holding each state in the distribution test
+Z_TOLERANCE = 4.5
+
+
+def decision_kind(game, action: int) -> str:
+    if game.phase == "knock":
+        return "knock" if action == KNOCK else "play on"
+    if game.phase == "discard":
+        return "discard drawn" if action == DISCARD0 + game.hand_size else "discard held"
+    return "draw" if action == DRAW else "exchange"
+
+
+def compare_heuristics(
+    options: Mapping[str, Any],
+    seeds: Sequence[int],
+    steps: int,
+    *,
+    opponent: HeuristicOpponent | None = None,
+    twins: HeuristicOpponent | None = None,
+    action_seed: int = 0,
+) -> Counter:
+    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the batched decision in every
+    row at every step with the scalar twin's of the acting seat (``twins``' twins; default ``opponent``'s);
+    returns the decisions compared, by kind."""
+    n = len(seeds)
+    opponent = opponent or HeuristicOpponent(seed=11)
+    twins = twins or opponent
+    env = batched.make("perico", n, **dict(options))
+    scalars = [scalar_env_class(PericoKernel)(**dict(options)) for _ in range(n)]
+    agents = [[twins.scalar_twin(r, p) for p in range(env.num_players)] for r in range(n)]
+    _, mask, info = env.reset(seed=list(seeds))
+    for scalar, seed in zip(scalars, seeds, strict=True):
+        scalar.reset(seed=int(seed))
+    share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
+    rng = np.random.default_rng(action_seed)
+    seen: Counter = Counter()
+    for t in range(steps):
+        chosen = opponent.act(env, env.all_rows)
+        for i, scalar in enumerate(scalars):
+            game = scalar.game
+            player, legal = game.current_player, game.legal_mask()
+            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
+            agent = agents[i][player]
+            expected = agent.act(game.view(player), legal)
+            if chosen[i] != expected:
+                raise AssertionError(
+                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched heuristic {chosen[i]} "
+                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
+                    + game.render(player)
+                )
+            if opponent.generator_state(i, player) != agent.rng.bit_generator.state:
+                raise AssertionError(f"{dict(options)}: row {i}, step {t}: the generators differ after the decision")
+            seen[decision_kind(game, expected)] += 1
+        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
+        _, mask, _, _, info = env.step(actions)
+        for scalar, action in zip(scalars, actions, strict=True):
+            scalar.step(int(action))
+            if scalar.game.is_over:
+                scalar.reset()
+    return seen
+
+
+def _id(config) -> str:
+    return ",".join(f"{k}={v}" for k, v in config[0].items()) or "defaults"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_batched_heuristic_decides_as_the_scalar_one(config):
+    options, rows, steps = config
+    seen = compare_heuristics(options, range(rows), steps)
+    assert sum(seen.values()) == rows * steps
+    assert {"draw", "exchange", "discard held"} <= set(seen)
+
+
+def test_every_kind_of_decision_and_other_parameters():
+    seen = compare_heuristics({"num_players": 3}, range(24), 24)
+    assert {"knock", "play on", "draw", "exchange", "discard held", "discard drawn"} <= set(seen), seen
+    other = HeuristicOpponent(seed=5, knock_threshold=0.55, knock_samples=40, turn_samples=9, discard_samples=3)
+    seen = compare_heuristics({"num_players": 4, "six_card": True}, range(12), 16, opponent=other)
+    assert {"knock", "play on", "exchange"} <= set(seen), seen
+    many = HeuristicOpponent(seed=6, knock_samples=30, turn_samples=130, discard_samples=140)  # > 128: split sums
+    compare_heuristics({"num_players": 2}, range(6), 6, opponent=many)
+
+
+def test_the_comparison_catches_a_different_decision():
+    with pytest.raises(AssertionError, match=r"batched heuristic|generators differ"):
+        compare_heuristics({"num_players": 3}, range(12), 8, twins=HeuristicOpponent(seed=12))
+
+
+@pytest.mark.slow
+def test_the_parallel_loop_decides_the_same():
+    rows = PARALLEL_MIN_ROWS + 20  # enough rows for the parallel loop to be used
+    serial, parallel = batched.make("perico", rows), batched.make("perico", rows, parallel=True)
+    a, b = HeuristicOpponent(seed=3), HeuristicOpponent(seed=3)
+    serial.reset(seed=0)
+    parallel.reset(seed=0)
+    for _ in range(6):
+        chosen = a.act(serial, serial.all_rows)
+        assert np.array_equal(chosen, b.act(parallel, parallel.all_rows))
+        serial.step(chosen)
+        parallel.step(chosen)
+    assert np.array_equal(a.generators(rows), b.generators(rows))
+
+
+# ---------------------------------------------------------------- the fast sampler, in distribution
+def decisions_on_shared_states(options: dict, seed: int, states: int, opponents: list[HeuristicOpponent]):
+    """The decisions of each opponent on ``states`` successive states of one game, each held by ``REPEATS`` rows
+    (the same seed, the same actions) with the opponent's distinct (row, seat) generators."""
+    env = batched.make("perico", REPEATS, **options)
+    env.reset(seed=[seed] * REPEATS)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(states):
+        out.append([opponent.act(env, env.all_rows) for opponent in opponents])
+        action = int(rng.choice(np.flatnonzero(env.mask[0])))
+        env.step(np.full(REPEATS, action))
+    return out
+
+
+def largest_z(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest |difference| of one action's frequencies in ``a`` and ``b`` over its pooled standard error."""
+    worst = 0.0
+    for action in np.union1d(a, b):
+        p_a, p_b = np.mean(a == action), np.mean(b == action)
+        pooled = (p_a + p_b) / 2
+        se = np.sqrt(pooled * (1 - pooled) * 2 / len(a))
+        worst = max(worst, abs(p_a - p_b) / max(se, 1e-12))
+    return worst
+
+
+@pytest.mark.parametrize("options", [{"num_players": 3}, {"six_card": True, "num_players": 2}], ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution(options):
+    exact, fast = HeuristicOpponent(seed=1), HeuristicOpponent(seed=2, sampler="fast")
+    other = HeuristicOpponent(seed=3, sampler="fast", knock_samples=3, turn_samples=2, discard_samples=1)
+    z_fast, z_other, spread = [], [], 0
+    for seed in (0, 1):
+        for e, f, o in decisions_on_shared_states(options, seed, 10, [exact, fast, other]):
+            z_fast.append(largest_z(e, f))
+            z_other.append(largest_z(e, o))
+            spread += len(np.unique(e)) > 1
+    assert max(z_fast) < Z_TOLERANCE, z_fast
+    assert max(z_other) > Z_TOLERANCE  # the check has the power to see a different agent
+    assert spread >= 5  # states where the decision is a draw of chance, not a certainty
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{}, {"num_players": 6}, {"six_card": True, "num_players": 4}], ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution_on_many_states(options):
+    exact, fast = HeuristicOpponent(seed=1), HeuristicOpponent(seed=2, sampler="fast")
+    z = [largest_z(e, f) for seed in range(6) for e, f in decisions_on_shared_states(options, seed, 25, [exact, fast])]
+    assert max(z) < Z_TOLERANCE, z
+
+
+# ---------------------------------------------------------------- as an opponent
+def test_it_plays_opponent_seats_and_only_perico():
+    env = batched.make("perico", 16, num_players=3)
+    seats = LearnerSeats(env, HeuristicOpponent(sampler="fast"), seat=0, seed=0)
+    _, mask = seats.reset(seed=3)[:2]
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        _, mask, *_ = seats.step(random_legal(rng, mask))
+        assert (env.current_player == 0).all() and np.array_equal(mask, seats.action_masks())
+    with pytest.raises(TypeError, match="plays Perico"):
+        HeuristicOpponent().act(batched.make("caribbean_stud", 2), np.arange(2))
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(ValueError, match="sampler='exact'"):
+        HeuristicOpponent(sampler="exact")
+    with pytest.raises(ValueError, match="knock_threshold"):
+        HeuristicOpponent(knock_threshold=1.5)
+    with pytest.raises(ValueError, match="turn_samples must be an int >= 1"):
+        HeuristicOpponent(turn_samples=0)
+
+
+def test_a_tiny_maskable_ppo_run_learns_against_heuristic_opponents():
+    venv = BatchedVecEnv("perico", 8, opponents=HeuristicOpponent(sampler="fast"), seed=0, num_players=2)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256
+    assert venv.observation_space.contains(venv.reset()[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_batched_heuristic_decides_as_the_scalar_one_10k_decisions(config):
+    options, rows, _ = config
+    seen = compare_heuristics(options, range(5000, 5000 + 2 * rows), -(-10_000 // (2 * rows)), action_seed=1)
+    assert sum(seen.values()) >= 10_000

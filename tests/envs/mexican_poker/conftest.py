@@ -1,0 +1,8 @@
+"""Makes ``mexican_helpers`` (stacked-deck helpers) importable: pytest runs with --import-mode=importlib."""
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
