@@ -32,6 +32,7 @@ options, row, seed, game number and step, and what differed.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.envs.aec import make_raw_env
-from pokerzoo.envs.batched import kernel_class
+from pokerzoo.envs.batched import kernel_class, make
 from pokerzoo.envs.batched.core import BatchedEnv, GameKernel
 from pokerzoo.envs.engine.cards import Chance
 
@@ -190,3 +191,70 @@ def _compare_decision(scalar, obs: np.ndarray, mask: np.ndarray, player: int, ag
             f"{where}: observations differ at indices {diff.tolist()}: scalar {expected[diff].tolist()}, "
             f"batched {obs[diff].tolist()}"
         )
+
+
+# row r plays the batched opponent's move with probability MIXED_SHARES[r % 3], else a random legal one: the states
+# include the opponent's own games and the odd states random play reaches
+MIXED_SHARES = (1.0, 0.5, 0.0)
+
+
+def compare_opponent(
+    name: str,
+    options: Mapping[str, Any],
+    seeds: Sequence[int],
+    steps: int,
+    opponent: Any,
+    scalar_agent: Callable[[int, int], Any],
+    *,
+    kind: Callable[[Any, int], str] = lambda game, action: str(game.phase),
+    check: Callable[[int, int, Any], None] | None = None,
+    action_seed: int = 0,
+    parallel: bool = False,
+) -> Counter:
+    """A batched scripted opponent against the scalar agent it ports, decision by decision.
+
+    ``len(seeds)`` rows of ``name`` play ``steps`` steps beside scalar envs of
+    the same seeds; at every step the opponent decides every row and
+    ``scalar_agent(row, seat)`` (one agent object per row and seat, made once)
+    decides the same state, which must give the same action (the player and
+    the mask are checked again on the way). ``check(row, seat, agent)`` runs
+    after each scalar decision (say, that both generators are in the same
+    state). The rows' moves mix the opponent's and random ones
+    (``MIXED_SHARES``), and both sides decide at every step, so random streams
+    stay in step. Returns how many decisions were compared, by ``kind(game,
+    action)``.
+    """
+    n = len(seeds)
+    env = make(name, n, parallel=parallel, **dict(options))
+    scalars = [scalar_env_class(type(env.kernel))(**dict(options)) for _ in range(n)]
+    _, mask, info = env.reset(seed=list(seeds))
+    for scalar, seed in zip(scalars, seeds, strict=True):
+        scalar.reset(seed=int(seed))
+    agents = [[scalar_agent(r, s) for s in range(env.num_players)] for r in range(n)]
+    share = np.array([MIXED_SHARES[r % len(MIXED_SHARES)] for r in range(n)])
+    rng = np.random.default_rng(action_seed)
+    seen: Counter = Counter()
+    for t in range(steps):
+        chosen = opponent.act(env, env.all_rows)
+        for i, scalar in enumerate(scalars):
+            game = scalar.game
+            player, legal = game.current_player, game.legal_mask()
+            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
+            agent = agents[i][player]
+            expected = agent.act(game.view(player), legal, game)
+            if chosen[i] != expected:
+                raise AssertionError(
+                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched {chosen[i]} "
+                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
+                    + game.render(player)
+                )
+            if check is not None:
+                check(i, player, agent)
+            seen[kind(game, expected)] += 1
+        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
+        _, mask, _, _, info = env.step(actions)
+        for scalar, action in zip(scalars, actions, strict=True):
+            scalar.step(int(action))
+            if scalar.game.is_over:
+                scalar.reset()
+    return seen

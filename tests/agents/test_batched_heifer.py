@@ -29,10 +29,9 @@ from pokerzoo.envs import batched
 from pokerzoo.envs.batched import rng
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
-from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.batched.testing import compare_opponent, scalar_env_class
 from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
 
-AGENT_SHARES = (1.0, 0.5, 0.0)  # row r plays the agent's move with probability AGENT_SHARES[r % 3]
 CONFIGS = [
     ({}, 30, 40),
     ({"num_players": 2}, 30, 40),
@@ -57,40 +56,27 @@ def compare_agents(
     action_seed: int = 0,
     parallel: bool = False,
 ) -> Counter:
-    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the batched and the scalar agent's
-    decision and equity in every row at every step; returns the decisions compared, by street and situation."""
-    n = len(seeds)
-    env = batched.make("breed_the_heifer", n, parallel=parallel, **dict(options))
-    scalars = [scalar_env_class(HeiferKernel)(**dict(options)) for _ in range(n)]
-    _, mask, info = env.reset(seed=list(seeds))
-    for scalar, seed in zip(scalars, seeds, strict=True):
-        scalar.reset(seed=int(seed))
+    """The kit's ``compare_opponent`` against one scalar ``EquityAgent`` per row (seeded as the batched agent seeds
+    that row), the equity estimates compared bit for bit after every decision; returns the decisions compared, by
+    street and situation."""
     opponent = EquityOpponent(seed=agent_seed, simulations=simulations)
-    agents = [EquityAgent(seed=agent_seed + r, simulations=simulations) for r in range(n)]
-    share = np.array([AGENT_SHARES[r % len(AGENT_SHARES)] for r in range(n)])
-    actions_rng = np.random.default_rng(action_seed)
-    seen: Counter = Counter()
-    for t in range(steps):
-        chosen = opponent.act(env, env.all_rows)
-        for r, scalar in enumerate(scalars):
-            game = scalar.game
-            player = game.current_player
-            assert player == info["current_player"][r], f"row {r}, step {t}: the games differ"
-            view, legal = game.view(player), game.legal_mask()
-            action = agents[r].act(view, legal, game)
-            where = f"{dict(options)} row {r} (seed {seeds[r]}), step {t}, street {game.street}"
-            assert opponent.last_equity[r] == agents[r].last_equity, (
-                f"{where}: equity: scalar {agents[r].last_equity!r}, batched {opponent.last_equity[r]!r}"
-            )
-            assert action == chosen[r], f"{where}: scalar agent {action}, batched {chosen[r]}"
-            seen[f"street {game.street}, {'check' if legal[0] == 0 else 'facing a bet'}"] += 1
-        play = np.where(actions_rng.random(n) < share, chosen, random_legal(actions_rng, mask))
-        _, mask, _, _, info = env.step(play)
-        for r, scalar in enumerate(scalars):
-            scalar.step(int(play[r]))
-            if scalar.game.is_over:
-                scalar.reset()
-    return seen
+    agents: dict[int, EquityAgent] = {}
+
+    def row_agent(row: int, seat: int) -> EquityAgent:
+        return agents.setdefault(row, EquityAgent(seed=agent_seed + row, simulations=simulations))
+
+    def same_equity(row: int, seat: int, agent: EquityAgent) -> None:
+        assert opponent.last_equity[row] == agent.last_equity, (
+            f"{dict(options)} row {row}: equity: scalar {agent.last_equity!r}, batched {opponent.last_equity[row]!r}"
+        )
+
+    def situation(game, action: int) -> str:
+        return f"street {game.street}, {'check' if game.legal_mask()[0] == 0 else 'facing a bet'}"
+
+    return compare_opponent(
+        "breed_the_heifer", options, seeds, steps, opponent, row_agent, kind=situation, check=same_equity,
+        action_seed=action_seed, parallel=parallel,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)

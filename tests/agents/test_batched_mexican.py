@@ -28,11 +28,9 @@ from pokerzoo.agents.mexican_poker import MexicanHeuristicAgent
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.seats import LearnerSeats
-from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.batched.testing import compare_opponent, random_legal
 from pokerzoo.envs.mexican_poker import combos
-from pokerzoo.envs.mexican_poker.kernel import MexicanKernel
 
-HEURISTIC_SHARES = (1.0, 0.5, 0.0)  # row r plays the heuristic's move with probability HEURISTIC_SHARES[r % 3]
 CONFIGS = [
     ({"num_players": 2, "rounds": 3}, 24, 80),
     ({"num_players": 3, "doubt_pass": True, "rounds": 2}, 24, 80),
@@ -55,41 +53,16 @@ def compare_heuristics(
     action_seed: int = 0,
     parallel: bool = False,
 ) -> Counter:
-    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the two heuristics' decision in
-    every row at every step; returns the decisions compared, by phase."""
-    n = len(seeds)
-    env = batched.make("mexican_poker", n, parallel=parallel, **dict(options))
-    scalars = [scalar_env_class(MexicanKernel)(**dict(options)) for _ in range(n)]
-    _, mask, info = env.reset(seed=list(seeds))
-    for scalar, s in zip(scalars, seeds, strict=True):
-        scalar.reset(seed=int(s))
-    players = env.kernel.params.num_players
-    agents = [[HeuristicOpponent(seed, samples).scalar_twin(r, s) for s in range(players)] for r in range(n)]
-    opponent = opponent or HeuristicOpponent(seed=seed, samples=samples)
-    share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
-    rng = np.random.default_rng(action_seed)
-    seen: Counter = Counter()
-    for t in range(steps):
-        chosen = opponent.act(env, env.all_rows)
-        for i, scalar in enumerate(scalars):
-            game = scalar.game
-            player, legal = game.current_player, game.legal_mask()
-            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
-            expected = agents[i][player].act(game.view(player), legal)
-            if chosen[i] != expected:
-                raise AssertionError(
-                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched heuristic {chosen[i]} "
-                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
-                    + game.render(player)
-                )
-            seen[game.phase if game.phase != "play" else ("play:lead" if not game.trick else "play:follow")] += 1
-        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
-        _, mask, _, _, info = env.step(actions)
-        for scalar, action in zip(scalars, actions, strict=True):
-            scalar.step(int(action))
-            if scalar.game.is_over:
-                scalar.reset()
-    return seen
+    """The kit's ``compare_opponent`` against the scalar twin of each (row, seat); returns the decisions compared,
+    by phase (plays as lead or follow)."""
+    return compare_opponent(
+        "mexican_poker", options, seeds, steps, opponent or HeuristicOpponent(seed=seed, samples=samples),
+        HeuristicOpponent(seed, samples).scalar_twin, kind=_phase, action_seed=action_seed, parallel=parallel,
+    )  # fmt: skip
+
+
+def _phase(game, action: int) -> str:
+    return game.phase if game.phase != "play" else ("play:lead" if not game.trick else "play:follow")
 
 
 def _id(config) -> str:
@@ -118,7 +91,7 @@ def test_the_parallel_loop_decides_the_same():
 
 def test_the_comparison_catches_a_different_decision():
     # The same agent from other generators predicts differently somewhere: the check must notice.
-    with pytest.raises(AssertionError, match="batched heuristic"):
+    with pytest.raises(AssertionError, match=r"step \d+: batched \d+"):
         compare_heuristics({"num_players": 3}, range(24), 8, opponent=HeuristicOpponent(seed=1, samples=4))
 
 

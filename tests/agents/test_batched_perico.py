@@ -36,11 +36,9 @@ from pokerzoo.envs import batched
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 from pokerzoo.envs.batched.seats import LearnerSeats
-from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
+from pokerzoo.envs.batched.testing import compare_opponent, random_legal
 from pokerzoo.envs.perico.actions import DISCARD0, DRAW, KNOCK
-from pokerzoo.envs.perico.kernel import PericoKernel
 
-HEURISTIC_SHARES = (1.0, 0.5, 0.0)  # row r plays the heuristic's move with probability HEURISTIC_SHARES[r % 3]
 CONFIGS = [
     ({}, 12, 14),
     ({"num_players": 2}, 12, 14),
@@ -70,45 +68,19 @@ def compare_heuristics(
     twins: HeuristicOpponent | None = None,
     action_seed: int = 0,
 ) -> Counter:
-    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the batched decision in every
-    row at every step with the scalar twin's of the acting seat (``twins``' twins; default ``opponent``'s);
-    returns the decisions compared, by kind."""
-    n = len(seeds)
+    """The kit's ``compare_opponent`` against the scalar twin of the acting seat (``twins``' twins; default
+    ``opponent``'s), the two generators compared after every decision; returns the decisions compared, by kind."""
     opponent = opponent or HeuristicOpponent(seed=11)
     twins = twins or opponent
-    env = batched.make("perico", n, **dict(options))
-    scalars = [scalar_env_class(PericoKernel)(**dict(options)) for _ in range(n)]
-    agents = [[twins.scalar_twin(r, p) for p in range(env.num_players)] for r in range(n)]
-    _, mask, info = env.reset(seed=list(seeds))
-    for scalar, seed in zip(scalars, seeds, strict=True):
-        scalar.reset(seed=int(seed))
-    share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
-    rng = np.random.default_rng(action_seed)
-    seen: Counter = Counter()
-    for t in range(steps):
-        chosen = opponent.act(env, env.all_rows)
-        for i, scalar in enumerate(scalars):
-            game = scalar.game
-            player, legal = game.current_player, game.legal_mask()
-            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
-            agent = agents[i][player]
-            expected = agent.act(game.view(player), legal)
-            if chosen[i] != expected:
-                raise AssertionError(
-                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched heuristic {chosen[i]} "
-                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
-                    + game.render(player)
-                )
-            if opponent.generator_state(i, player) != agent.rng.bit_generator.state:
-                raise AssertionError(f"{dict(options)}: row {i}, step {t}: the generators differ after the decision")
-            seen[decision_kind(game, expected)] += 1
-        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
-        _, mask, _, _, info = env.step(actions)
-        for scalar, action in zip(scalars, actions, strict=True):
-            scalar.step(int(action))
-            if scalar.game.is_over:
-                scalar.reset()
-    return seen
+
+    def same_generators(row: int, seat: int, agent) -> None:
+        if opponent.generator_state(row, seat) != agent.rng.bit_generator.state:
+            raise AssertionError(f"{dict(options)}: row {row}: the generators differ after the decision")
+
+    return compare_opponent(
+        "perico", options, seeds, steps, opponent, twins.scalar_twin, kind=decision_kind,
+        check=same_generators, action_seed=action_seed,
+    )  # fmt: skip
 
 
 def _id(config) -> str:

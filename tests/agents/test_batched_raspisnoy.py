@@ -26,10 +26,8 @@ from pokerzoo.envs import batched
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 from pokerzoo.envs.batched.seats import LearnerSeats
-from pokerzoo.envs.batched.testing import random_legal, scalar_env_class
-from pokerzoo.envs.raspisnoy_poker.kernel import RaspisnoyKernel
+from pokerzoo.envs.batched.testing import compare_opponent, random_legal
 
-HEURISTIC_SHARES = (1.0, 0.5, 0.0)  # row r plays the heuristic's move with probability HEURISTIC_SHARES[r % 3]
 EVERY_KIND = [(5, "normal"), (4, "no_trump"), (6, "dark"), (3, "gold"), (7, "misere"), (1, "forehead")]
 CONFIGS = [
     ({"schedule": "single"}, 48, 120),
@@ -63,40 +61,14 @@ def compare_heuristics(
     action_seed: int = 0,
     parallel: bool = False,
 ) -> Counter:
-    """Play ``steps`` steps in ``len(seeds)`` rows beside scalar envs, comparing the two heuristics' decision in
-    every row at every step; returns the decisions compared, by phase, deal kind and lead or follow."""
-    n = len(seeds)
-    env = batched.make("raspisnoy_poker", n, parallel=parallel, **dict(options))
-    scalars = [scalar_env_class(RaspisnoyKernel)(**dict(options)) for _ in range(n)]
-    _, mask, info = env.reset(seed=list(seeds))
-    for scalar, seed in zip(scalars, seeds, strict=True):
-        scalar.reset(seed=int(seed))
+    """The kit's ``compare_opponent`` (one scalar ``HeuristicAgent`` for every seat: it draws nothing); returns the
+    decisions compared, by phase, deal kind and lead or follow."""
     agent = HeuristicAgent(low_card_share=low_card_share)
-    opponent = opponent or HeuristicOpponent(low_card_share=low_card_share)
-    share = np.array([HEURISTIC_SHARES[r % len(HEURISTIC_SHARES)] for r in range(n)])
-    rng = np.random.default_rng(action_seed)
-    seen: Counter = Counter()
-    for t in range(steps):
-        chosen = opponent.act(env, env.all_rows)
-        for i, scalar in enumerate(scalars):
-            game = scalar.game
-            player, legal = game.current_player, game.legal_mask()
-            assert player == info["current_player"][i] and np.array_equal(legal, mask[i]), f"row {i}, step {t}"
-            expected = agent.act(game.view(player), legal)
-            if chosen[i] != expected:
-                raise AssertionError(
-                    f"{dict(options)}: row {i} (seed {seeds[i]}), step {t}: batched heuristic {chosen[i]} "
-                    f"({game.action_name(int(chosen[i]))}), scalar {expected} ({game.action_name(expected)})\n"
-                    + game.render(player)
-                )
-            seen[decision_kind(game)] += 1
-        actions = np.where(rng.random(n) < share, chosen, random_legal(rng, mask))
-        _, mask, _, _, info = env.step(actions)
-        for scalar, action in zip(scalars, actions, strict=True):
-            scalar.step(int(action))
-            if scalar.game.is_over:
-                scalar.reset()
-    return seen
+    return compare_opponent(
+        "raspisnoy_poker", options, seeds, steps, opponent or HeuristicOpponent(low_card_share=low_card_share),
+        lambda row, seat: agent, kind=lambda game, action: decision_kind(game), action_seed=action_seed,
+        parallel=parallel,
+    )  # fmt: skip
 
 
 def _id(config) -> str:
@@ -131,7 +103,7 @@ def test_the_parallel_loop_decides_the_same():
 
 def test_the_comparison_catches_a_different_decision():
     # A batched heuristic with another parameter bids differently somewhere: the check must notice.
-    with pytest.raises(AssertionError, match="batched heuristic"):
+    with pytest.raises(AssertionError, match=r"step \d+: batched \d+"):
         compare_heuristics({"schedule": [(13, "normal")]}, range(24), 8, opponent=HeuristicOpponent(low_card_share=3.0))
 
 
