@@ -18,8 +18,11 @@ install: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# The batched kernels are compiled once, in two processes, before the suite: otherwise each of the two test
+# workers would compile all of them (minutes of CPU each on a machine with a cold cache).
 test: $(STAMP) browser
 	$(BIN)/ruff check .
+	$(BIN)/pokerzoo compile --jobs 2
 	$(BIN)/pytest -n 2 -q
 
 # The browser tests (tests/browser) drive Debian's chromium with selenium. Installed here where the

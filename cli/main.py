@@ -23,6 +23,7 @@ import sys
 COMMANDS = {
     "list": ("pokerzoo.cli.list_games", "list the games, their options and agents"),
     "bench": ("pokerzoo.cli.bench", "measure env agent-steps/s and hand evaluations/s"),
+    "compile": ("pokerzoo.cli.compile", "compile and cache the batched engine's kernels ahead of use"),
     "evaluate": ("pokerzoo.cli.evaluate", "play a tournament between agents and report"),
     "play": ("pokerzoo.cli.play", "play a game in the terminal against agents"),
     "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),

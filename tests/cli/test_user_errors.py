@@ -75,6 +75,8 @@ def bad_arguments(f: dict[str, Path]) -> list[list[str]]:
         ["view", str(f["garbage.bin"])],
         ["view", str(f["empty.jsonl"]), "--out", blocked],
         ["serve", "chess"],
+        ["compile", "--games", "chess"],
+        ["compile", "--games", "mexican_poker", "--jobs", "-1"],
         ["serve", "perico", "--seat", "9"],
         ["serve", "perico", "--opponents", "nobody"],
         ["serve", "perico", "--config", "num_players=.inf"],
