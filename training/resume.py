@@ -12,13 +12,16 @@ import csv
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
 import torch
+import yaml
 from stable_baselines3.common import logger as sb3_logger
 from torch.utils.tensorboard import SummaryWriter
+
+from pokerzoo.evaluation.history import to_jsonable
 
 
 def env_states(venv) -> list[bytes]:
@@ -55,6 +58,25 @@ def rng_preserved() -> Iterator[None]:
         yield
     finally:
         set_rng_state(state)
+
+
+def prepare_run_folder(run_dir: Path, cfg: Mapping, resume_step: int | None) -> None:
+    """The run folder at the start of ``train()``, for every trainer. Resumed (``resume_step``): the saved
+    ``config.yaml`` takes the new ``total_timesteps`` (``--timesteps`` on resume) and ``progress.csv`` and
+    ``evals.csv`` are cut back to the checkpoint's step. New: a folder that already holds a run is refused, and
+    the config is written."""
+    config = run_dir / "config.yaml"
+    if resume_step is not None:
+        saved_cfg = yaml.safe_load(config.read_text())
+        if saved_cfg.get("total_timesteps") != cfg["total_timesteps"]:
+            saved_cfg["total_timesteps"] = cfg["total_timesteps"]
+            config.write_text(yaml.safe_dump(saved_cfg, sort_keys=False))
+        truncate_csv(run_dir / "progress.csv", "time/total_timesteps", resume_step)
+        truncate_csv(run_dir / "evals.csv", "timesteps", resume_step)
+        return
+    if (run_dir / "checkpoints").exists():
+        raise ValueError(f"{run_dir} already holds a run; use --resume {run_dir} or another --out")
+    config.write_text(yaml.safe_dump(to_jsonable(cfg), sort_keys=False))
 
 
 def truncate_csv(path: Path, column: str, last: float) -> None:

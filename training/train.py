@@ -78,11 +78,11 @@ from pokerzoo.training.policy_export import load_policy_weights, policy_document
 from pokerzoo.training.resume import (
     env_states,
     make_logger,
+    prepare_run_folder,
     restore_env_states,
     rng_preserved,
     rng_state,
     set_rng_state,
-    truncate_csv,
 )
 from pokerzoo.training.single_seat import SingleSeatEnv
 from pokerzoo.training.vec_env import WorkerVecEnv
@@ -237,16 +237,7 @@ class Trainer:
             resume_step = saved["num_timesteps"]
             self.state = saved["trainer"]
             self.state["resumes"] += 1
-            saved_cfg = yaml.safe_load((self.run_dir / "config.yaml").read_text())
-            if saved_cfg.get("total_timesteps") != self.cfg["total_timesteps"]:  # --timesteps on resume
-                saved_cfg["total_timesteps"] = self.cfg["total_timesteps"]
-                (self.run_dir / "config.yaml").write_text(yaml.safe_dump(saved_cfg, sort_keys=False))
-            truncate_csv(self.run_dir / "progress.csv", "time/total_timesteps", resume_step)
-            truncate_csv(self.run_dir / "evals.csv", "timesteps", resume_step)
-        else:
-            if (self.run_dir / "checkpoints").exists():
-                raise ValueError(f"{self.run_dir} already holds a run; use --resume {self.run_dir} or another --out")
-            (self.run_dir / "config.yaml").write_text(yaml.safe_dump(to_jsonable(self.cfg), sort_keys=False))
+        prepare_run_folder(self.run_dir, self.cfg, resume_step)
 
         self.venv = build_vec_env(self.cfg, self.state["snapshots"])
         try:

@@ -61,7 +61,7 @@ from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import baseline_deals, baseline_spec, load_config
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, mlp_architecture, policy_document
-from pokerzoo.training.resume import append_rows, make_logger, truncate_csv
+from pokerzoo.training.resume import append_rows, make_logger, prepare_run_folder
 from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, latest_checkpoint, read
 from pokerzoo.training.rllib.env import LEARNER, SAMPLE_SECONDS, LeagueEnv, TimedEnvRunner, module_of, snapshot_module
@@ -215,16 +215,7 @@ class RllibTrainer:
             resume_step = self._checkpoint.step
             self.state = copy.deepcopy(self._checkpoint.state["trainer"])
             self.state["resumes"] += 1
-            saved_cfg = yaml.safe_load((self.run_dir / "config.yaml").read_text())
-            if saved_cfg.get("total_timesteps") != self.cfg["total_timesteps"]:
-                saved_cfg["total_timesteps"] = self.cfg["total_timesteps"]
-                (self.run_dir / "config.yaml").write_text(yaml.safe_dump(saved_cfg, sort_keys=False))
-            truncate_csv(self.run_dir / "progress.csv", "time/total_timesteps", resume_step)
-            truncate_csv(self.run_dir / "evals.csv", "timesteps", resume_step)
-        else:
-            if (self.run_dir / "checkpoints").exists():
-                raise ValueError(f"{self.run_dir} already holds a run; use --resume {self.run_dir} or another --out")
-            (self.run_dir / "config.yaml").write_text(yaml.safe_dump(to_jsonable(self.cfg), sort_keys=False))
+        prepare_run_folder(self.run_dir, self.cfg, resume_step)
         (self.run_dir / BACKEND_FILE).write_text(
             json.dumps({"backend": "rllib", "env_runners": self.env_runners, "env_source": self.env_source}) + "\n"
         )

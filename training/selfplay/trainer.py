@@ -45,7 +45,13 @@ from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import load_run_config
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
-from pokerzoo.training.resume import make_logger, rng_preserved, rng_state, set_rng_state, truncate_csv
+from pokerzoo.training.resume import (
+    make_logger,
+    prepare_run_folder,
+    rng_preserved,
+    rng_state,
+    set_rng_state,
+)
 from pokerzoo.training.selfplay import checkpoint as sp_ckpt
 from pokerzoo.training.selfplay.loop import SelfPlay
 from pokerzoo.training.selfplay.network import split_arch
@@ -112,16 +118,7 @@ class SelfPlayTrainer:
         if found is not None:
             self.state = copy.deepcopy(found.state["trainer"])
             self.state["resumes"] += 1
-            saved_cfg = yaml.safe_load((self.run_dir / "config.yaml").read_text())
-            if saved_cfg.get("total_timesteps") != cfg["total_timesteps"]:  # --timesteps on resume
-                saved_cfg["total_timesteps"] = cfg["total_timesteps"]
-                (self.run_dir / "config.yaml").write_text(yaml.safe_dump(saved_cfg, sort_keys=False))
-            truncate_csv(self.run_dir / "progress.csv", "time/total_timesteps", resume_step)
-            truncate_csv(self.run_dir / "evals.csv", "timesteps", resume_step)
-        else:
-            if (self.run_dir / "checkpoints").exists():
-                raise ValueError(f"{self.run_dir} already holds a run; use --resume {self.run_dir} or another --out")
-            (self.run_dir / "config.yaml").write_text(yaml.safe_dump(to_jsonable(cfg), sort_keys=False))
+        prepare_run_folder(self.run_dir, cfg, resume_step)
         bar = self._bar(resume_step or 0)
         bar.set_postfix_str("loading the game's kernels (compiling them the first time)")
         wall0, cpu0 = time.perf_counter(), time.process_time()
