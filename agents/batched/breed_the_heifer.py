@@ -41,19 +41,33 @@ from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
 from pokerzoo.envs.breed_the_heifer.game import LAST_STREET
 from pokerzoo.envs.breed_the_heifer.kernel import FIRST_UP, LAST_UP, MAX_CARDS, HeiferKernel, legal
-from pokerzoo.envs.breed_the_heifer.kernel_hands import add_cards, heifer_key, key_of_words
+from pokerzoo.envs.breed_the_heifer.kernel_hands import (
+    SUIT_SHIFT,
+    add_cards,
+    category_of_words,
+    heifer_key,
+    key_of_words,
+)
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, NUM_ACTIONS, RAISE
+from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 
 _DEFAULTS = EquityAgent()  # the scalar agent's default parameters, read from one instance
 SIMULATIONS = _DEFAULTS.simulations
 BET_FACTOR = _DEFAULTS.bet_factor
 RAISE_FACTOR = _DEFAULTS.raise_factor
+SAMPLERS = ("scalar", "fast")
+# the sum of at most 200-odd pot shares (each <= 1) in float64 is within 1e-11 of the exact sum; this margin covers it
+SUM_ROUNDING = 1e-9
+SUIT_COLUMN = np.int64(sum(1 << (SUIT_SHIFT * s) for s in range(4)))  # rank 0 of every suit in a suits word
+_M32 = np.uint64(0xFFFFFFFF)
+_U32 = np.uint64(32)
 
 
 class Scratch:
     """Per decided row: room for the unseen cards, one simulation's shuffle, the simulated hands, the plan of the
     deal (which seat and hand slot each card of the shuffle goes to, and whether it is an up card) and the
-    words of the cards each seat holds before the deal (``kernel_hands``)."""
+    words of the cards each seat holds before the deal (``kernel_hands``). The fast sampler uses ``unseen``,
+    ``ranks``, ``sizes`` (the live seats in dealing order) and ``known`` (their words and card counts)."""
 
     def __init__(self, rows: int, players: int):
         self.unseen = np.empty((rows, 52), dtype=np.int8)
@@ -190,6 +204,235 @@ def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, rank
     return won / simulations
 
 
+# ---------------------------------------------------------------- the fast sampler
+@kernel(inline=True)
+def _add_card(counts, suits, card):
+    """The words (``kernel_hands``) of a hand with one more natural card."""
+    c = np.int64(card)
+    r = c % 13
+    return counts + (np.int64(1) << (3 * r)), suits | (np.int64(1) << (SUIT_SHIFT * (c // 13) + r))
+
+
+@kernel(inline=True)
+def _without_wild(counts, suits, wild):
+    """Words of a hand counted as naturals -> its words and wild count with rank ``wild`` wild (-1: none): the
+    cards of that rank leave both words, as ``add_cards`` would have left them out."""
+    w = np.int64(0)
+    if wild >= 0:
+        w = (counts >> (3 * wild)) & 7
+        counts &= ~(np.int64(7) << (3 * wild))
+        suits &= ~(SUIT_COLUMN << wild)
+    return counts, suits, w
+
+
+@kernel(inline=True)
+def _draw_swap(words, g, cards, count, t, x):
+    """One step of a partial Fisher–Yates shuffle of ``cards[:count]``: swap position t with ``t + j``, j uniform
+    below ``count - t``, from the fresh 32-bit uniform ``x``.
+
+    Lemire's multiply-and-reject, as ``Generator.integers`` does it: j is the
+    high half of ``x * n``; a low half below ``2**32 mod n`` (which needs
+    ``low < n``, about one draw in 10^8) is rejected and redrawn from the
+    generator's next 32 bits, so j is exactly uniform.
+    """
+    n = np.uint64(count - t)
+    m = x * n
+    if (m & _M32) < n:
+        threshold = (_M32 - n + np.uint64(1)) % n
+        while (m & _M32) < threshold:
+            m = rng.next_uint32(words, g) * n
+    j = t + np.int64(m >> _U32)
+    card = cards[j]
+    cards[j] = cards[t]
+    cards[t] = card
+
+
+@kernel(inline=True)
+def sample_cards(words, g, cards, count, lo, hi):
+    """Positions ``lo .. hi - 1`` of a partial Fisher–Yates shuffle of ``cards[:count]``, two positions from each
+    64-bit draw of generator ``words[g]`` (low half, then high half).
+
+    Whatever order the cards are in, each step puts a uniformly chosen card
+    of the rest at its position, so positions ``0 .. hi - 1`` drawn anew are a
+    uniformly random ordered sample without replacement, independent of
+    earlier samples: a simulation needs no fresh copy of the unseen cards.
+    """
+    t = lo
+    while t < hi:
+        v = rng.next_uint64(words, g)
+        _draw_swap(words, g, cards, count, t, v & _M32)
+        if t + 1 < hi:
+            _draw_swap(words, g, cards, count, t + 1, v >> _U32)
+        t += 2
+
+
+@kernel(inline=True)
+def thresholds(state, params, i, mask, bet_factor, raise_factor):
+    """The equities at which ``decide``'s choice for row i changes (NaN: none): the bet or raise threshold, and
+    the pot odds where folding is legal; both NaN when the choice does not depend on the equity."""
+    me = state.to_act[i]
+    k = state.live[i]
+    aggressive = mask[BET] or mask[RAISE]
+    a = np.nan
+    c = np.nan
+    if mask[CHECK]:
+        if aggressive:
+            a = bet_factor / k
+    else:
+        if aggressive:
+            a = raise_factor / k
+        if mask[FOLD]:
+            call = min(state.current_bet[i] - state.bets[i, me], state.stacks[i, me])
+            pot = 0
+            for p in range(params.n):
+                pot += state.committed[i, p]
+            c = call / (pot + call)
+    return a, c
+
+
+@kernel(inline=True)
+def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks, simulations, theta_a, theta_c):
+    """The fast sampler's equity for the seat to act in row i: (the sum of the pot shares won, the simulations
+    run); the decision is ``decide`` on ``won / simulations`` (module docstring).
+
+    The simulations are the scalar agent's in distribution; what differs is
+    the work. The cards of each simulation are dealt in an order of its own
+    (any fixed assignment of a uniform ordered sample's positions to the
+    cards dealt is a uniform deal): first the up cards still to come, street
+    by street in dealing order (the wild tracker reads them in that order),
+    and the agent's 7th-street card, then each opponent's hidden cards, drawn
+    only when that opponent is scored: once an opponent beats the agent the
+    simulation is lost whatever the others hold, so the rest are not dealt.
+    Hands are words of their cards counted as naturals (the known cards'
+    words made once per decision), the simulation's wild rank taken out when
+    scoring; an opponent whose category (``category_of_words``) differs from
+    the agent's wins or loses by it, and only equal categories compare full
+    keys (``key_of_words``, the scalar ranker's keys). After each simulation,
+    with ``low`` the equity if every simulation left loses and ``high`` if
+    every one wins, the loop stops once no threshold lies in ``(low, high]``:
+    every completion then makes the same decision.
+    """
+    n = params.n
+    me = state.to_act[i]
+    street = state.street[i]
+    seen = np.int64(0)
+    for p in range(n):
+        for j in range(FIRST_UP, min(state.ncards[i, p], LAST_UP + 1)):
+            seen |= np.int64(1) << state.cards[i, p, j]
+    for j in range(state.ncards[i, me]):
+        seen |= np.int64(1) << state.cards[i, me, j]
+    count = 0
+    for c in range(52):
+        if not (seen >> c) & 1:
+            unseen[count] = c
+            count += 1
+    # the live seats in dealing order, with the words and number of the cards the agent sees of each
+    live = 0
+    mine = 0
+    for k in range(1, n + 1):
+        p = (state.dealer[i] + k) % n
+        if state.folded[i, p]:
+            continue
+        counts = np.int64(0)
+        suits = np.int64(0)
+        size = 0
+        for j in range(state.ncards[i, p]):
+            if p == me or FIRST_UP <= j <= LAST_UP:
+                counts, suits = _add_card(counts, suits, state.cards[i, p, j])
+                size += 1
+        if p == me:
+            mine = live
+        seats[live] = p
+        known[0, live] = counts
+        known[1, live] = suits
+        known[2, live] = size
+        live += 1
+    ups = max(0, LAST_STREET - 1 - street)  # up streets to come
+    last = 1 if street < LAST_STREET else 0  # 7th street's down card to come
+    hidden = (3 if state.ncards[i, me] == MAX_CARDS else 2) + last  # an opponent's cards nobody sees
+    shared = ups * live + last  # the up cards to come, then the agent's 7th-street card
+    my_size = known[2, mine] + ups + last
+    their_size = known[2, (mine + 1) % live] + ups + hidden
+    my_key = np.int64(-1)
+    my_category = np.int64(-1)
+    if ups == 0 and last == 0:  # 7th street: the agent's hand and the wild rank are known
+        counts, suits, w = _without_wild(known[0, mine], known[1, mine], state.wild[i])
+        my_key = key_of_words(params.straight_top, counts, suits, w, my_size, params.double_ace_flush)
+        my_category = my_key >> TIEBREAK_BITS
+    won = 0.0
+    t = 0
+    while t < simulations:
+        t += 1
+        sample_cards(words, g, unseen, count, 0, shared)
+        wild = state.wild[i]
+        if ups:  # ``WildTracker.see`` on the simulated up cards
+            pending = state.pending[i]
+            table = state.table_ranks[i]
+            for q in range(live):
+                ranks[q] = state.player_ranks[i, seats[q]]
+            q = 0
+            for k in range(ups * live):
+                rank = np.int64(unseen[k]) % 13
+                bit = np.int64(1) << rank
+                if pending:
+                    wild = rank
+                    pending = 0
+                earlier = table if params.any_player else ranks[q]
+                if earlier & bit:
+                    wild = -1
+                    pending = 1
+                ranks[q] |= bit
+                table |= bit
+                q += 1
+                if q == live:
+                    q = 0
+        best = my_key
+        category = my_category
+        my_counts, my_suits, my_w = np.int64(0), np.int64(0), np.int64(0)
+        if category < 0:
+            my_counts, my_suits = known[0, mine], known[1, mine]
+            for s in range(ups):
+                my_counts, my_suits = _add_card(my_counts, my_suits, unseen[s * live + mine])
+            if last:
+                my_counts, my_suits = _add_card(my_counts, my_suits, unseen[ups * live])
+            my_counts, my_suits, my_w = _without_wild(my_counts, my_suits, wild)
+            category = category_of_words(params.straight_top, my_counts, my_suits, my_w, my_size)
+        ties = 1
+        beaten = False
+        lo = shared
+        for q in range(live):
+            if q == mine:
+                continue
+            sample_cards(words, g, unseen, count, lo, lo + hidden)
+            counts, suits = known[0, q], known[1, q]
+            for s in range(ups):
+                counts, suits = _add_card(counts, suits, unseen[s * live + q])
+            for k in range(lo, lo + hidden):
+                counts, suits = _add_card(counts, suits, unseen[k])
+            lo += hidden
+            counts, suits, w = _without_wild(counts, suits, wild)
+            theirs = category_of_words(params.straight_top, counts, suits, w, their_size)
+            if theirs < category:
+                continue
+            if theirs > category:
+                beaten = True
+                break
+            if best < 0:
+                best = key_of_words(params.straight_top, my_counts, my_suits, my_w, my_size, params.double_ace_flush)
+            key = key_of_words(params.straight_top, counts, suits, w, their_size, params.double_ace_flush)
+            if key > best:
+                beaten = True
+                break
+            ties += key == best
+        if not beaten:
+            won += 1.0 / ties
+        low = won / simulations
+        high = (won + (simulations - t) + SUM_ROUNDING) / simulations
+        if not (low < theta_a <= high) and not (low < theta_c <= high):  # NaN thresholds compare False
+            break
+    return won, t
+
+
 @kernel(inline=True)
 def decide(state, params, i, equity, mask, bet_factor, raise_factor):
     """``EquityAgent.act``'s thresholds for the seat to act in row i (``mask``: its legal actions)."""
@@ -212,31 +455,49 @@ def decide(state, params, i, equity, mask, bet_factor, raise_factor):
 
 
 @kernel
-def decide_rows(state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, simulations, factors,
-                out, eq):
-    """The decision (``out``) and the equity estimate (``eq``) of the seat to act in each of ``rows``."""
+def decide_rows(state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, fast, simulations,
+                factors, out, eq, runs):  # fmt: skip
+    """The decision (``out``), the equity estimate (``eq``) and the simulations run (``runs``) of the seat to act in
+    each of ``rows``; ``fast``: with the fast sampler."""
     for k in range(rows.shape[0]):
         i = rows[k]
-        equity = estimate_equity(
-            state, params, words, i, i, unseen[k], deck[k], hands[k], sizes[k], ranks[k], plan[k], known[k], simulations
-        )
         mask = masks[k]
         mask[:] = False
         legal(state, params, i, mask)
-        out[k] = decide(state, params, i, equity, mask, factors[0], factors[1])
-        eq[k] = equity
+        if not fast:
+            equity = estimate_equity(
+                state, params, words, i, i, unseen[k], deck[k], hands[k], sizes[k], ranks[k], plan[k], known[k],
+                simulations,
+            )  # fmt: skip
+            out[k] = decide(state, params, i, equity, mask, factors[0], factors[1])
+            eq[k] = equity
+            runs[k] = 0 if state.live[i] == 1 else simulations
+            continue
+        theta_a, theta_c = thresholds(state, params, i, mask, factors[0], factors[1])
+        if state.live[i] == 1 or (np.isnan(theta_a) and np.isnan(theta_c)):  # the equity decides nothing
+            equity = 1.0 if state.live[i] == 1 else np.nan
+            out[k] = decide(state, params, i, 0.0 if np.isnan(equity) else equity, mask, factors[0], factors[1])
+            eq[k] = equity
+            runs[k] = 0
+            continue
+        won, t = estimate_equity_fast(
+            state, params, words, i, i, unseen[k], sizes[k], known[k], ranks[k], simulations, theta_a, theta_c
+        )
+        out[k] = decide(state, params, i, won / simulations, mask, factors[0], factors[1])
+        eq[k] = won / t
+        runs[k] = t
 
 
 @kernel(parallel=True)
-def decide_rows_parallel(
-    state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, simulations, factors, out, eq
-):
+def decide_rows_parallel(state, params, words, rows, unseen, deck, hands, sizes, ranks, plan, known, masks, fast,
+                         simulations, factors, out, eq, runs):  # fmt: skip
     for c in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):  # as the env's parallel loop: chunks of rows
         lo = c * CHUNK
         hi = min(rows.shape[0], lo + CHUNK)
         decide_rows(
             state, params, words, rows[lo:hi], unseen[lo:hi], deck[lo:hi], hands[lo:hi], sizes[lo:hi],
-            ranks[lo:hi], plan[lo:hi], known[lo:hi], masks[lo:hi], simulations, factors, out[lo:hi], eq[lo:hi],
+            ranks[lo:hi], plan[lo:hi], known[lo:hi], masks[lo:hi], fast, simulations, factors, out[lo:hi],
+            eq[lo:hi], runs[lo:hi],
         )  # fmt: skip
 
 
@@ -253,6 +514,8 @@ class EquityOpponent:
     """
 
     name = "equity"
+    # what ``pokerzoo bench batched`` measures: both samplers (the first one's decisions are checked against the twins)
+    benchmark_variants = ({"sampler": "scalar"}, {"sampler": "fast"})
 
     def __init__(
         self,
@@ -260,12 +523,17 @@ class EquityOpponent:
         simulations: int = SIMULATIONS,
         bet_factor: float = BET_FACTOR,
         raise_factor: float = RAISE_FACTOR,
+        sampler: str = "scalar",
     ):
         if isinstance(simulations, bool) or not isinstance(simulations, int | np.integer) or simulations < 1:
             raise ValueError(f"simulations must be an int >= 1, got {simulations!r}")
+        if sampler not in SAMPLERS:
+            raise ValueError(f"sampler={sampler!r}: expected one of {', '.join(SAMPLERS)}")
+        self.sampler = sampler
         self.simulations = int(simulations)
         self.factors = np.array([bet_factor, raise_factor], dtype=np.float64)
         self.last_equity = np.empty(0)
+        self.last_simulations = np.empty(0, dtype=np.int64)
         self.seed(seed)
 
     def seed(self, seed: int | Sequence[int] | None) -> None:
@@ -301,7 +569,9 @@ class EquityOpponent:
         self.last_equity = np.empty(rows.shape[0], dtype=np.float64)
         scratch = Scratch(rows.shape[0], env.num_players).arrays()
         loop = decide_rows_parallel if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS else decide_rows
-        loop(env.state, env.kernel.params, words, rows, *scratch, self.simulations, self.factors, out, self.last_equity)
+        self.last_simulations = np.empty(rows.shape[0], dtype=np.int64)
+        loop(env.state, env.kernel.params, words, rows, *scratch, self.sampler == "fast", self.simulations,
+             self.factors, out, self.last_equity, self.last_simulations)  # fmt: skip
         return out
 
 
