@@ -59,8 +59,12 @@ SAMPLERS = ("scalar", "fast")
 # the sum of at most 200-odd pot shares (each <= 1) in float64 is within 1e-11 of the exact sum; this margin covers it
 SUM_ROUNDING = 1e-9
 SUIT_COLUMN = np.int64(sum(1 << (SUIT_SHIFT * s) for s in range(4)))  # rank 0 of every suit in a suits word
-_M32 = np.uint64(0xFFFFFFFF)
-_U32 = np.uint64(32)
+# each card's contribution to a hand's words (``kernel_hands.card_words``), and its rank
+CARD_COUNTS = np.array([1 << (3 * (c % 13)) for c in range(52)], dtype=np.int64)
+CARD_SUITS = np.array([1 << (SUIT_SHIFT * (c // 13) + c % 13) for c in range(52)], dtype=np.int64)
+CARD_RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
+_M16 = np.uint64(0xFFFF)
+_U16 = np.uint64(16)
 
 
 class Scratch:
@@ -207,10 +211,9 @@ def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, rank
 # ---------------------------------------------------------------- the fast sampler
 @kernel(inline=True)
 def _add_card(counts, suits, card):
-    """The words (``kernel_hands``) of a hand with one more natural card."""
-    c = np.int64(card)
-    r = c % 13
-    return counts + (np.int64(1) << (3 * r)), suits | (np.int64(1) << (SUIT_SHIFT * (c // 13) + r))
+    """The words (``kernel_hands``) of a hand with one more natural card (two loads instead of the arithmetic:
+    about an eighth of a simulation's time on the development machine)."""
+    return counts + CARD_COUNTS[card], suits | CARD_SUITS[card]
 
 
 @kernel(inline=True)
@@ -228,20 +231,20 @@ def _without_wild(counts, suits, wild):
 @kernel(inline=True)
 def _draw_swap(words, g, cards, count, t, x):
     """One step of a partial Fisher–Yates shuffle of ``cards[:count]``: swap position t with ``t + j``, j uniform
-    below ``count - t``, from the fresh 32-bit uniform ``x``.
+    below ``n = count - t``, from the fresh 16-bit uniform ``x``.
 
-    Lemire's multiply-and-reject, as ``Generator.integers`` does it: j is the
-    high half of ``x * n``; a low half below ``2**32 mod n`` (which needs
-    ``low < n``, about one draw in 10^8) is rejected and redrawn from the
-    generator's next 32 bits, so j is exactly uniform.
+    Lemire's multiply-and-reject (``Generator.integers``' method, on 16-bit
+    words): j is ``x * n >> 16``; a low half below ``2**16 mod n`` (which
+    needs ``low < n``: fewer than one draw in a thousand) is rejected and
+    redrawn from fresh bits, so every j is equally likely.
     """
     n = np.uint64(count - t)
     m = x * n
-    if (m & _M32) < n:
-        threshold = (_M32 - n + np.uint64(1)) % n
-        while (m & _M32) < threshold:
-            m = rng.next_uint32(words, g) * n
-    j = t + np.int64(m >> _U32)
+    if (m & _M16) < n:
+        threshold = (_M16 - n + np.uint64(1)) % n
+        while (m & _M16) < threshold:
+            m = (rng.next_uint64(words, g) & _M16) * n
+    j = t + np.int64(m >> _U16)
     card = cards[j]
     cards[j] = cards[t]
     cards[t] = card
@@ -249,8 +252,8 @@ def _draw_swap(words, g, cards, count, t, x):
 
 @kernel(inline=True)
 def sample_cards(words, g, cards, count, lo, hi):
-    """Positions ``lo .. hi - 1`` of a partial Fisher–Yates shuffle of ``cards[:count]``, two positions from each
-    64-bit draw of generator ``words[g]`` (low half, then high half).
+    """Positions ``lo .. hi - 1`` of a partial Fisher–Yates shuffle of ``cards[:count]``, four positions from each
+    64-bit draw of generator ``words[g]`` (its 16-bit quarters, lowest first).
 
     Whatever order the cards are in, each step puts a uniformly chosen card
     of the rest at its position, so positions ``0 .. hi - 1`` drawn anew are a
@@ -260,10 +263,9 @@ def sample_cards(words, g, cards, count, lo, hi):
     t = lo
     while t < hi:
         v = rng.next_uint64(words, g)
-        _draw_swap(words, g, cards, count, t, v & _M32)
-        if t + 1 < hi:
-            _draw_swap(words, g, cards, count, t + 1, v >> _U32)
-        t += 2
+        for c in range(min(4, hi - t)):
+            _draw_swap(words, g, cards, count, t + c, (v >> np.uint64(16 * c)) & _M16)
+        t += 4
 
 
 @kernel(inline=True)
@@ -372,7 +374,7 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
                 ranks[q] = state.player_ranks[i, seats[q]]
             q = 0
             for k in range(ups * live):
-                rank = np.int64(unseen[k]) % 13
+                rank = CARD_RANK[unseen[k]]
                 bit = np.int64(1) << rank
                 if pending:
                     wild = rank
