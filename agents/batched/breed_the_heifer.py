@@ -405,13 +405,11 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
             for k in range(ups * live):
                 rank = CARD_RANK[unseen[k]]
                 bit = np.int64(1) << rank
-                if pending:
-                    wild = rank
-                    pending = 0
-                earlier = table if params.any_player else ranks[q]
-                if earlier & bit:
-                    wild = -1
-                    pending = 1
+                paired = ((table if params.any_player else ranks[q]) & bit) != 0
+                # the pending pair makes this rank wild, a new pair clears it and is pending: selects, not branches
+                # (pairs are common enough that branches would often be mispredicted)
+                wild = -1 if paired else (rank if pending else wild)
+                pending = paired
                 ranks[q] |= bit
                 table |= bit
                 q += 1
