@@ -163,14 +163,11 @@ def _simulated_key(params, hands, sizes, known, p, wild, fixed_wild):
 
 
 @kernel(inline=True)
-def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, ranks, plan, known, simulations):
-    """``estimate_equity`` for the seat to act in row i, drawing from generator ``words[g]``."""
-    n = params.n
-    me = state.to_act[i]
-    if state.live[i] == 1:
-        return 1.0
+def _unseen_cards(state, params, i, me, unseen):
+    """The cards seat ``me`` of row i cannot see (not its own, not an up card), ascending, into ``unseen``;
+    returns how many."""
     seen = np.int64(0)
-    for p in range(n):
+    for p in range(params.n):
         for j in range(FIRST_UP, min(state.ncards[i, p], LAST_UP + 1)):
             seen |= np.int64(1) << state.cards[i, p, j]
     for j in range(state.ncards[i, me]):
@@ -180,6 +177,17 @@ def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, rank
         if not (seen >> c) & 1:
             unseen[count] = c
             count += 1
+    return count
+
+
+@kernel(inline=True)
+def estimate_equity(state, params, words, g, i, unseen, deck, hands, sizes, ranks, plan, known, simulations):
+    """``estimate_equity`` for the seat to act in row i, drawing from generator ``words[g]``."""
+    n = params.n
+    me = state.to_act[i]
+    if state.live[i] == 1:
+        return 1.0
+    count = _unseen_cards(state, params, i, me, unseen)
     need = _plan_deal(state, params, i, me, hands, sizes, plan, known)
     fixed_wild = state.street[i] >= LAST_STREET - 1  # no up card to come: the wild rank stays the view's
     my_key = np.int64(-1)
@@ -344,17 +352,7 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
     n = params.n
     me = state.to_act[i]
     street = state.street[i]
-    seen = np.int64(0)
-    for p in range(n):
-        for j in range(FIRST_UP, min(state.ncards[i, p], LAST_UP + 1)):
-            seen |= np.int64(1) << state.cards[i, p, j]
-    for j in range(state.ncards[i, me]):
-        seen |= np.int64(1) << state.cards[i, me, j]
-    count = 0
-    for c in range(52):
-        if not (seen >> c) & 1:
-            unseen[count] = c
-            count += 1
+    count = _unseen_cards(state, params, i, me, unseen)
     # the live seats in dealing order, with the words and number of the cards the agent sees of each
     live = 0
     mine = 0

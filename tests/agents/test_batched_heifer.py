@@ -36,7 +36,8 @@ from pokerzoo.envs import batched
 from pokerzoo.envs.batched import rng
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
-from pokerzoo.envs.batched.testing import compare_opponent, scalar_env_class
+from pokerzoo.envs.batched.testing import compare_opponent, distribution_gaps, largest_z, scalar_env_class
+from pokerzoo.envs.batched.testing import decisions_on_shared_states as shared_states
 from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
 
 CONFIGS = [
@@ -47,6 +48,7 @@ CONFIGS = [
     ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5, "max_raises": 1}, 30, 40),
     ({"num_players": 6, "stacks": [4, 9, 15, 2, 30, 12], "num_hands": 8, "ante": 2, "small_bet": 1}, 30, 40),
 ]
+GAME = "breed_the_heifer"
 REPEATS = 600  # rows holding each state in the distribution tests
 Z_TOLERANCE = 4.5
 
@@ -154,29 +156,7 @@ def test_it_plays_the_opponent_seats_of_the_sb3_adapter():
 
 # ---------------------------------------------------------------- the fast sampler, in distribution
 def decisions_on_shared_states(options: dict, seed: int, states: int, opponents: list[EquityOpponent]) -> list:
-    """Each opponent's decisions on ``states`` successive states of one game (random legal moves), each state
-    held by ``REPEATS`` rows (the same seed, the same moves) that the opponent decides with distinct generators."""
-    env = batched.make("breed_the_heifer", REPEATS, **options)
-    env.reset(seed=[seed] * REPEATS)
-    moves = np.random.default_rng(seed)
-    out = []
-    for _ in range(states):
-        assert (env.state.cards == env.state.cards[0]).all()  # every row holds the same state
-        out.append([opponent.act(env, env.all_rows) for opponent in opponents])
-        action = int(moves.choice(np.flatnonzero(env.mask[0])))
-        env.step(np.full(REPEATS, action))
-    return out
-
-
-def largest_z(a: np.ndarray, b: np.ndarray) -> float:
-    """The largest |difference| of one action's frequencies in ``a`` and ``b`` over its pooled standard error."""
-    worst = 0.0
-    for action in np.union1d(a, b):
-        p_a, p_b = np.mean(a == action), np.mean(b == action)
-        pooled = (p_a + p_b) / 2
-        se = np.sqrt(pooled * (1 - pooled) * 2 / len(a))
-        worst = max(worst, abs(p_a - p_b) / max(se, 1e-12))
-    return worst
+    return shared_states(GAME, options, seed, states, opponents, REPEATS)
 
 
 DISTRIBUTION_OPTIONS = [
@@ -193,12 +173,7 @@ def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution(options)
     exact = EquityOpponent(seed=1, simulations=12)
     fast = EquityOpponent(seed=100_000, simulations=12, sampler="fast")
     other = EquityOpponent(seed=200_000, simulations=12, sampler="fast", bet_factor=1.6, raise_factor=2.0)
-    z_fast, z_other, spread = [], [], 0
-    for seed in (0, 1):
-        for e, f, o in decisions_on_shared_states(options, seed, 24, [exact, fast, other]):
-            z_fast.append(largest_z(e, f))
-            z_other.append(largest_z(e, o))
-            spread += len(np.unique(e)) > 1
+    (z_fast, z_other), spread = distribution_gaps(GAME, options, (0, 1), 24, exact, [fast, other], REPEATS)
     assert max(z_fast) < Z_TOLERANCE, z_fast
     assert max(z_other) > Z_TOLERANCE  # the check has the power to see a different agent
     assert spread >= 10  # states where the decision is a draw of chance, not a certainty
