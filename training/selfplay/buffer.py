@@ -51,10 +51,16 @@ def _gae(size, rewards, values, dones, successor, complete, gamma, lam, out):
 
 
 class Batch(NamedTuple):
-    """The complete decisions of a rollout, ready for the PPO update."""
+    """The complete decisions of a rollout, ready for the PPO update.
+
+    ``obs`` and ``mask`` are the buffer's own arrays, not copied: decision i of
+    the batch is row ``index[i]`` of both (valid until the buffer's ``carry``).
+    The other arrays are per batch decision.
+    """
 
     obs: np.ndarray
     mask: np.ndarray
+    index: np.ndarray
     actions: np.ndarray
     log_probs: np.ndarray
     values: np.ndarray
@@ -137,8 +143,9 @@ class DecisionBuffer:
         adv = advantages[idx]
         values = self.value[idx]
         return Batch(
-            obs=self.obs[idx],
-            mask=self.mask[idx],
+            obs=self.obs,
+            mask=self.mask,
+            index=idx,
             actions=self.action[idx],
             log_probs=self.log_prob[idx],
             values=values,
