@@ -50,6 +50,17 @@ def _gae(size, rewards, values, dones, successor, complete, gamma, lam, out):
         out[d] = a
 
 
+@kernel
+def _compact_rows(array, keep):
+    """array[i] = array[keep[i]] for ascending ``keep`` (keep[i] >= i), in place: no row is overwritten before
+    it is read, and no temporary copy of the kept rows is made."""
+    for i in range(keep.shape[0]):
+        source = keep[i]
+        if source != i:
+            for j in range(array.shape[1]):
+                array[i, j] = array[source, j]
+
+
 class Batch(NamedTuple):
     """The complete decisions of a rollout, ready for the PPO update.
 
@@ -159,7 +170,10 @@ class DecisionBuffer:
         k = keep.shape[0]
         for name in self.ARRAYS:
             array = getattr(self, name)
-            array[:k] = array[keep]
+            if array.ndim == 2:
+                _compact_rows(array, keep)  # the observations and masks: most of the bytes
+            else:
+                array[:k] = array[keep]
         self.successor[:k] = NO_DECISION  # an open decision has no successor yet
         position = np.full(self.size, NO_DECISION, dtype=np.int64)
         position[keep] = np.arange(k)
