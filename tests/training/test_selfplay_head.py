@@ -5,6 +5,8 @@ nonzero entries (``selfplay/sparse.py``) and the masked categorical over the leg
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 import torch
@@ -12,11 +14,12 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerzoo.training.config import PPO
+from pokerzoo.training.config import PPO, load_config
 from pokerzoo.training.selfplay import legal as legal_module
 from pokerzoo.training.selfplay import ppo
 from pokerzoo.training.selfplay.buffer import Batch
 from pokerzoo.training.selfplay.legal import Legal, entropy, legal_logits, log_probs
+from pokerzoo.training.selfplay.loop import SelfPlay
 from pokerzoo.training.selfplay.network import ActorCritic, masked_entropy, masked_log_probs
 from pokerzoo.training.selfplay.sparse import SparseRows, nonzero_rows, sparse_linear
 
@@ -203,3 +206,34 @@ def test_one_update_moves_the_weights_as_the_dense_update_does():
     for (name, a), (_, b) in zip(fast.state_dict().items(), dense.state_dict().items()):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5, msg=f"{name} differs")
     assert any(not torch.equal(a, start[k]) for k, a in fast.state_dict().items()), "the update moved nothing"
+
+
+# --------------------------------------------------------------------------- exact resume through the fast paths
+def test_a_state_round_trip_continues_bit_for_bit_through_the_compiled_pairs(monkeypatch):
+    """The compiled paths are deterministic: a learner rebuilt from another's state between iterations
+    (what a resume does) continues with the very same weights. ``PAIR_COST`` 0 forces the per-pair head
+    (three-card high card's 3 actions would otherwise take the dense layer); the trainer's SIGKILL test
+    covers the rest of resume."""
+    monkeypatch.setattr(legal_module, "PAIR_COST", 0)
+    cfg = load_config({
+        "game": "high_card_v0", "options": {"num_players": 3}, "seed": 3, "n_envs": 32, "total_timesteps": 10**6,
+        "league": {"self_play": 0.5, "scripted": ["random"], "snapshot_every": 0},
+        "ppo": {"n_steps": 6, "batch_size": 48, "n_epochs": 2, "net_arch": {"shared": [16], "pi": [8], "vf": [8]}},
+    })  # fmt: skip
+    straight = SelfPlay(cfg)
+    straight.start()
+    for _ in range(3):
+        straight.iterate()
+    first = SelfPlay(cfg)
+    first.start()
+    first.iterate()
+    data, arrays = first.state_dict()
+    model, optimizer = copy.deepcopy(first.model.state_dict()), copy.deepcopy(first.optimizer.state_dict())
+    resumed = SelfPlay(cfg)
+    resumed.load_state_dict(data, arrays)
+    resumed.model.load_state_dict(model)
+    resumed.optimizer.load_state_dict(optimizer)
+    for _ in range(2):
+        resumed.iterate()
+    for (name, a), (_, b) in zip(straight.model.state_dict().items(), resumed.model.state_dict().items()):
+        assert torch.equal(a, b), f"{name} differs after the round trip"
