@@ -27,37 +27,32 @@ from pokerzoo.envs.batched.compile import kernel
 
 
 @kernel
-def _count_nonzero(matrix, rows, counts):
+def _gather_nonzero(matrix, rows, counts, columns, values):
+    """The nonzero entries of ``matrix[rows[i]]``, row after row, into ``columns``/``values`` (room for all
+    of them: ``rows.shape[0] x width``); ``counts[i]`` per row. Returns how many."""
+    n = 0
     for i in range(rows.shape[0]):
         row = matrix[rows[i]]
-        c = 0
-        for j in range(row.shape[0]):
-            if row[j] != 0:
-                c += 1
-        counts[i] = c
-
-
-@kernel
-def _gather_nonzero(matrix, rows, starts, columns, values):
-    for i in range(rows.shape[0]):
-        row = matrix[rows[i]]
-        n = starts[i]
+        first = n
         for j in range(row.shape[0]):
             if row[j] != 0:
                 columns[n] = j
                 values[n] = row[j]
                 n += 1
+        counts[i] = n - first
+    return n
 
 
 @kernel
-def _gather_nonzero_words(matrix, words, rows, starts, columns, values):
+def _gather_nonzero_words(matrix, words, rows, counts, columns, values):
     """``_gather_nonzero`` reading 8 bytes at a time (``words``: ``matrix`` viewed as uint64) and looking
     inside a word only where it is not all zero bits: the rows are mostly zeros."""
     per = matrix.shape[1] // words.shape[1]  # entries per word
+    n = 0
     for i in range(rows.shape[0]):
         row = matrix[rows[i]]
         packed = words[rows[i]]
-        n = starts[i]
+        first = n
         for w in range(packed.shape[0]):
             if packed[w] != 0:
                 for j in range(w * per, w * per + per):
@@ -65,6 +60,8 @@ def _gather_nonzero_words(matrix, words, rows, starts, columns, values):
                         columns[n] = j
                         values[n] = row[j]
                         n += 1
+        counts[i] = n - first
+    return n
 
 
 @kernel
@@ -77,21 +74,30 @@ def _scatter_weight_grad(grad_out, entry_rows, columns, values, out):
             out[c, j] += v * grad_out[r, j]
 
 
+_scratch: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}  # per dtype: room for every entry of the largest call
+
+
+def _room(size: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and values with room for ``size`` entries, kept between calls: one pass over the rows can
+    then write the entries as it finds them. Only the part written is ever touched (memory stays small)."""
+    columns, values = _scratch.get(dtype, (None, None))
+    if columns is None or columns.shape[0] < size:
+        columns, values = np.empty(size, dtype=np.int64), np.empty(size, dtype=dtype)
+        _scratch[dtype] = (columns, values)
+    return columns, values
+
+
 def nonzero_rows(matrix: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(counts ``[k]``, columns ``[nnz]``, values ``[nnz]``) of ``matrix[rows]``'s nonzero entries, row by row,
     each row's columns ascending."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     counts = np.empty(rows.shape[0], dtype=np.int64)
-    _count_nonzero(matrix, rows, counts)
-    starts = np.cumsum(counts) - counts
-    total = int(counts.sum())
-    columns = np.empty(total, dtype=np.int64)
-    values = np.empty(total, dtype=matrix.dtype)
+    columns, values = _room(rows.shape[0] * matrix.shape[1], matrix.dtype)
     if matrix.flags.c_contiguous and (matrix.shape[1] * matrix.itemsize) % 8 == 0:
-        _gather_nonzero_words(matrix, matrix.view(np.uint64), rows, starts, columns, values)
+        total = _gather_nonzero_words(matrix, matrix.view(np.uint64), rows, counts, columns, values)
     else:
-        _gather_nonzero(matrix, rows, starts, columns, values)
-    return counts, columns, values
+        total = _gather_nonzero(matrix, rows, counts, columns, values)
+    return counts, columns[:total].copy(), values[:total].copy()
 
 
 class SparseRows(NamedTuple):
