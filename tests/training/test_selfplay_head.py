@@ -52,8 +52,11 @@ def test_nonzero_rows_are_numpys_nonzero_of_the_rows_picked(seed, width, density
     if dtype == np.float32:
         matrix[matrix == 0] = rng.choice([0.0, -0.0], size=int((matrix == 0).sum()))  # -0.0 is a zero too
     rows = rng.integers(12, size=9)
-    counts, columns, values = nonzero_rows(matrix, rows)
+    out = np.ones((9, width), dtype=dtype)
+    counts, columns, values = nonzero_rows(matrix, rows, out=out)
     picked = matrix[rows]
+    np.testing.assert_array_equal(out, picked)  # copied on the way (the collection's buffer rows)
+    assert [a.tolist() for a in nonzero_rows(matrix, rows)] == [counts.tolist(), columns.tolist(), values.tolist()]
     r, c = np.nonzero(picked)
     np.testing.assert_array_equal(counts, np.bincount(r, minlength=9))
     np.testing.assert_array_equal(columns, c)

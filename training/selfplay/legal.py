@@ -43,11 +43,12 @@ class Legal(NamedTuple):
     width: int  # the most legal actions of one decision (at least 1)
 
     @classmethod
-    def from_mask(cls, mask: np.ndarray, rows: np.ndarray | None = None) -> Legal:
-        """The decisions ``mask[rows]`` (bool ``[*, A]``; all rows if None); each needs a legal action."""
+    def from_mask(cls, mask: np.ndarray, rows: np.ndarray | None = None, out: np.ndarray | None = None) -> Legal:
+        """The decisions ``mask[rows]`` (bool ``[*, A]``; all rows if None); each needs a legal action.
+        ``out``: ``mask[rows]`` is copied there too."""
         if rows is None:
             rows = np.arange(mask.shape[0], dtype=np.int64)
-        counts, actions, _ = nonzero_rows(mask, rows)
+        counts, actions, _ = nonzero_rows(mask, rows, out)
         if counts.size and counts.min() == 0:
             raise ValueError(f"decision {int(np.argmin(counts))} has no legal action")
         width = max(int(counts.max()) if counts.size else 1, 1)

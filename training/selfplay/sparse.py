@@ -44,15 +44,20 @@ def _gather_nonzero(matrix, rows, counts, columns, values):
 
 
 @kernel
-def _gather_nonzero_words(matrix, words, rows, counts, columns, values):
+def _gather_nonzero_words(matrix, words, rows, counts, columns, values, copy, out_words):
     """``_gather_nonzero`` reading 8 bytes at a time (``words``: ``matrix`` viewed as uint64) and looking
-    inside a word only where it is not all zero bits: the rows are mostly zeros."""
+    inside a word only where it is not all zero bits: the rows are mostly zeros. With ``copy`` the rows
+    are also copied to ``out_words[i]`` on the way (one read of them for both)."""
     per = matrix.shape[1] // words.shape[1]  # entries per word
     n = 0
     for i in range(rows.shape[0]):
         row = matrix[rows[i]]
         packed = words[rows[i]]
         first = n
+        if copy:
+            target = out_words[i]
+            for w in range(packed.shape[0]):
+                target[w] = packed[w]
         for w in range(packed.shape[0]):
             if packed[w] != 0:
                 for j in range(w * per, w * per + per):
@@ -87,14 +92,23 @@ def _room(size: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     return columns, values
 
 
-def nonzero_rows(matrix: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def nonzero_rows(
+    matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(counts ``[k]``, columns ``[nnz]``, values ``[nnz]``) of ``matrix[rows]``'s nonzero entries, row by row,
-    each row's columns ascending."""
+    each row's columns ascending; ``out`` (``[k, width]``, the matrix's dtype): ``matrix[rows]`` is copied
+    there too (``np.take(..., out=out)``)."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     counts = np.empty(rows.shape[0], dtype=np.int64)
     columns, values = _room(rows.shape[0] * matrix.shape[1], matrix.dtype)
-    if matrix.flags.c_contiguous and (matrix.shape[1] * matrix.itemsize) % 8 == 0:
-        total = _gather_nonzero_words(matrix, matrix.view(np.uint64), rows, counts, columns, values)
+    words = matrix.flags.c_contiguous and (matrix.shape[1] * matrix.itemsize) % 8 == 0
+    fused = out is not None and words and out.flags.c_contiguous and out.dtype == matrix.dtype
+    if out is not None and not fused:
+        np.take(matrix, rows, axis=0, out=out, mode="clip")  # "clip": numpy buffers ``out`` under "raise"
+    if words:
+        view = matrix.view(np.uint64)
+        out_words = out.view(np.uint64) if fused else view[:0]
+        total = _gather_nonzero_words(matrix, view, rows, counts, columns, values, fused, out_words)
     else:
         total = _gather_nonzero(matrix, rows, counts, columns, values)
     return counts, columns[:total].copy(), values[:total].copy()
@@ -110,9 +124,9 @@ class SparseRows(NamedTuple):
     width: int
 
     @classmethod
-    def from_rows(cls, matrix: np.ndarray, rows: np.ndarray) -> SparseRows:
-        """``matrix[rows]`` (float32 ``[*, width]``, C-contiguous) in sparse form."""
-        counts, columns, values = nonzero_rows(matrix, rows)
+    def from_rows(cls, matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None) -> SparseRows:
+        """``matrix[rows]`` (float32 ``[*, width]``) in sparse form (and copied to ``out``, see ``nonzero_rows``)."""
+        counts, columns, values = nonzero_rows(matrix, rows, out)
         return cls(
             columns=torch.from_numpy(columns),
             values=torch.from_numpy(values),
