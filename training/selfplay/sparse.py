@@ -27,27 +27,12 @@ from pokerzoo.envs.batched.compile import kernel
 
 
 @kernel
-def _gather_nonzero(matrix, rows, counts, columns, values):
-    """The nonzero entries of ``matrix[rows[i]]``, row after row, into ``columns``/``values`` (room for all
-    of them: ``rows.shape[0] x width``); ``counts[i]`` per row. Returns how many."""
-    n = 0
-    for i in range(rows.shape[0]):
-        row = matrix[rows[i]]
-        first = n
-        for j in range(row.shape[0]):
-            if row[j] != 0:
-                columns[n] = j
-                values[n] = row[j]
-                n += 1
-        counts[i] = n - first
-    return n
-
-
-@kernel
 def _gather_nonzero_words(matrix, words, rows, counts, columns, values, copy, out_words):
-    """``_gather_nonzero`` reading 8 bytes at a time (``words``: ``matrix`` viewed as uint64) and looking
-    inside a word only where it is not all zero bits: the rows are mostly zeros. With ``copy`` the rows
-    are also copied to ``out_words[i]`` on the way (one read of them for both)."""
+    """The nonzero entries of ``matrix[rows[i]]``, row after row, into ``columns``/``values`` (room for all
+    of them: ``rows.shape[0] x width``); ``counts[i]`` per row; returns how many. The rows are read as
+    ``words`` (``matrix`` viewed as uint64 where a row is whole 8-byte words, else as unsigned integers of
+    its item size) and looked into only where a word is not all zero bits: the rows are mostly zeros.
+    With ``copy`` the rows are also copied to ``out_words[i]`` on the way (one read of them for both)."""
     per = matrix.shape[1] // words.shape[1]  # entries per word
     n = 0
     for i in range(rows.shape[0]):
@@ -101,16 +86,14 @@ def nonzero_rows(
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     counts = np.empty(rows.shape[0], dtype=np.int64)
     columns, values = _room(rows.shape[0] * matrix.shape[1], matrix.dtype)
-    words = matrix.flags.c_contiguous and (matrix.shape[1] * matrix.itemsize) % 8 == 0
-    fused = out is not None and words and out.flags.c_contiguous and out.dtype == matrix.dtype
+    matrix = np.ascontiguousarray(matrix)
+    unit = np.uint64 if (matrix.shape[1] * matrix.itemsize) % 8 == 0 else np.dtype(f"u{matrix.itemsize}")
+    view = matrix.view(unit)
+    fused = out is not None and out.flags.c_contiguous and out.dtype == matrix.dtype
     if out is not None and not fused:
         np.take(matrix, rows, axis=0, out=out, mode="clip")  # "clip": numpy buffers ``out`` under "raise"
-    if words:
-        view = matrix.view(np.uint64)
-        out_words = out.view(np.uint64) if fused else view[:0]
-        total = _gather_nonzero_words(matrix, view, rows, counts, columns, values, fused, out_words)
-    else:
-        total = _gather_nonzero(matrix, rows, counts, columns, values)
+    out_words = out.view(unit) if fused else view[:0]
+    total = _gather_nonzero_words(matrix, view, rows, counts, columns, values, fused, out_words)
     return counts, columns[:total].copy(), values[:total].copy()
 
 
