@@ -258,3 +258,48 @@ def compare_opponent(
             if scalar.game.is_over:
                 scalar.reset()
     return seen
+
+
+# ---------------------------------------------------------------- decision distributions
+def decisions_on_shared_states(name: str, options: Mapping[str, Any], seed: int, states: int, opponents: Sequence[Any],
+                               repeats: int) -> list[list[np.ndarray]]:  # fmt: skip
+    """Each opponent's decisions on ``states`` successive states of one game of ``name`` (random legal moves from
+    ``np.random.default_rng(seed)``), each state held by ``repeats`` rows (the same seed, the same moves) that the
+    opponent decides with its distinct per-row generators: the samples ``largest_z`` compares, for an opponent
+    (a fast sampler, say) that must decide with another's distribution rather than its draws."""
+    env = make(name, repeats, **dict(options))
+    env.reset(seed=[seed] * repeats)
+    moves = np.random.default_rng(seed)
+    out = []
+    for _ in range(states):
+        out.append([opponent.act(env, env.all_rows) for opponent in opponents])
+        action = int(moves.choice(np.flatnonzero(env.mask[0])))
+        env.step(np.full(repeats, action))
+    return out
+
+
+def largest_z(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest |difference| of one action's frequencies in ``a`` and ``b`` over its pooled standard error."""
+    worst = 0.0
+    for action in np.union1d(a, b):
+        p_a, p_b = np.mean(a == action), np.mean(b == action)
+        pooled = (p_a + p_b) / 2
+        se = np.sqrt(pooled * (1 - pooled) * 2 / len(a))
+        worst = max(worst, abs(p_a - p_b) / max(se, 1e-12))
+    return worst
+
+
+def distribution_gaps(name: str, options: Mapping[str, Any], seeds: Sequence[int], states: int, reference: Any,
+                      candidates: Sequence[Any], repeats: int) -> tuple[list[list[float]], int]:  # fmt: skip
+    """``largest_z`` of each candidate's decisions against ``reference``'s on ``states`` shared states of the game
+    of each seed (``decisions_on_shared_states``): one list of z per candidate, and the number of states where
+    the reference's decision varied (a draw of chance, what the comparison needs to see)."""
+    gaps: list[list[float]] = [[] for _ in candidates]
+    spread = 0
+    deciders = [reference, *candidates]
+    for seed in seeds:
+        for first, *others in decisions_on_shared_states(name, options, seed, states, deciders, repeats):
+            for gap, decisions in zip(gaps, others, strict=True):
+                gap.append(largest_z(first, decisions))
+            spread += len(np.unique(first)) > 1
+    return gaps, spread

@@ -245,3 +245,47 @@ def heifer_key(straight_top, cards, n, wild, double_ace_flush):
     """Key of ``cards[:n]`` (1..7 distinct natural cards) with rank ``wild`` wild (-1: none); see the module doc."""
     counts, suits, w = add_cards(cards, n, wild, np.int64(0), np.int64(0), 0)
     return key_of_words(straight_top, counts, suits, w, n, double_ace_flush)
+
+
+@kernel(inline=True)
+def category_of_words(straight_top, counts, suits, w, n):
+    """The category of ``key_of_words(straight_top, counts, suits, w, n, ...)`` (its top bits), without the
+    tie-breaks and without branches.
+
+    ``_nonflush_key`` tries the suit-blind categories from the highest down
+    and keeps the first it can make, so its category is the highest one the
+    hand can make; each is a test on the two largest natural rank counts
+    ``c1 >= c2`` and the wild cards (at least 5, 4, 3 or 2 of a kind:
+    ``c1 + w``; a full house or two pair: the wilds cover what the two largest
+    ranks lack of 3 + 2 or 2 + 2, the two ranks its searches would find) or on
+    the rank set (a straight), with a hand of at least 5, 4, 3 or 2 cards.
+    Flushes and straight flushes are ``key_of_words``'s suit tests. Keys order
+    by category first, so two hands of different categories are ordered by
+    these alone: the equity agent's fast sampler computes full keys only for
+    equal categories. The tests check it against the keys on every class.
+    """
+    b0 = counts & SPREAD_ONES
+    b1 = (counts >> 1) & SPREAD_ONES
+    b2 = (counts >> 2) & SPREAD_ONES
+    ge1, ge2, ge3, ge4 = b0 | b1 | b2, b1 | b2, (b0 & b1) | b2, b2
+    c1 = np.int64(ge1 != 0) + np.int64(ge2 != 0) + np.int64(ge3 != 0) + np.int64(ge4 != 0)
+    c2 = (
+        np.int64(popcount(ge1) >= 2) + np.int64(popcount(ge2) >= 2)
+        + np.int64(popcount(ge3) >= 2) + np.int64(popcount(ge4) >= 2)
+    )  # fmt: skip
+    present = (suits | (suits >> SUIT_SHIFT) | (suits >> (2 * SUIT_SHIFT)) | (suits >> (3 * SUIT_SHIFT))) & RANK_BITS
+    kind = c1 + w  # the most cards of one rank, wilds included
+    best = np.int64(HIGH_CARD)
+    best = max(best, PAIR if n >= 2 and kind >= 2 else HIGH_CARD)
+    best = max(best, TWO_PAIR if n >= 4 and max(0, 2 - c1) + max(0, 2 - c2) <= w else HIGH_CARD)
+    best = max(best, TRIPS if n >= 3 and kind >= 3 else HIGH_CARD)
+    best = max(best, STRAIGHT if n >= 5 and straight_top[w, present] >= 0 else HIGH_CARD)
+    best = max(best, FULL_HOUSE if n >= 5 and max(0, 3 - c1) + max(0, 2 - c2) <= w else HIGH_CARD)
+    best = max(best, QUADS if n >= 4 and kind >= 4 else HIGH_CARD)
+    best = max(best, FIVE_OF_A_KIND if n >= 5 and kind >= 5 else HIGH_CARD)
+    if n >= 5:
+        for s in range(4):
+            bits = (suits >> (SUIT_SHIFT * s)) & RANK_BITS
+            if popcount(bits) + w >= 5:  # a suit with no natural needs 5 wilds: never
+                best = max(best, STRAIGHT_FLUSH if straight_top[w, bits] >= 0 else FLUSH)
+    return best

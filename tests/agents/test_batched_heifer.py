@@ -12,6 +12,13 @@ Every street, both wild rules, both flush rules, 2 to 7 players, short stacks
 (all-ins, side pots) and several hands per episode are covered; under
 ``slow`` the agent runs its default 200 simulations and each configuration
 compares >= 10,000 decisions.
+
+The ``"fast"`` sampler deals its simulations otherwise, so its decisions are
+compared in distribution with the scalar sampler's (which are the scalar
+agent's, bit for bit, by the tests above): on many states, each held by
+``REPEATS`` rows with distinct generators, every action's frequency under
+the two samplers differs by less than ``Z_TOLERANCE`` standard errors of the
+difference (pooled binomial); a clearly different agent fails the same check.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ from pokerzoo.envs import batched
 from pokerzoo.envs.batched import rng
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
-from pokerzoo.envs.batched.testing import compare_opponent, scalar_env_class
+from pokerzoo.envs.batched.testing import compare_opponent, distribution_gaps, largest_z, scalar_env_class
+from pokerzoo.envs.batched.testing import decisions_on_shared_states as shared_states
 from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
 
 CONFIGS = [
@@ -40,6 +48,9 @@ CONFIGS = [
     ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5, "max_raises": 1}, 30, 40),
     ({"num_players": 6, "stacks": [4, 9, 15, 2, 30, 12], "num_hands": 8, "ante": 2, "small_bet": 1}, 30, 40),
 ]
+GAME = "breed_the_heifer"
+REPEATS = 600  # rows holding each state in the distribution tests
+Z_TOLERANCE = 4.5
 
 
 def _id(config) -> str:
@@ -141,3 +152,57 @@ def test_it_plays_the_opponent_seats_of_the_sb3_adapter():
         venv.step_async(actions)
         venv.step_wait()
     assert venv.seats.episodes > 0
+
+
+# ---------------------------------------------------------------- the fast sampler, in distribution
+def decisions_on_shared_states(options: dict, seed: int, states: int, opponents: list[EquityOpponent]) -> list:
+    return shared_states(GAME, options, seed, states, opponents, REPEATS)
+
+
+DISTRIBUTION_OPTIONS = [
+    {},
+    {"num_players": 2},
+    {"num_players": 7, "wild_pairs": "any_player", "double_ace_flush": True},
+    {"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 3},
+]
+
+
+@pytest.mark.parametrize("options", DISTRIBUTION_OPTIONS, ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution(options):
+    """Few simulations (12) make most decisions a draw of chance, which is what the check needs to see."""
+    exact = EquityOpponent(seed=1, simulations=12)
+    fast = EquityOpponent(seed=100_000, simulations=12, sampler="fast")
+    other = EquityOpponent(seed=200_000, simulations=12, sampler="fast", bet_factor=1.6, raise_factor=2.0)
+    (z_fast, z_other), spread = distribution_gaps(GAME, options, (0, 1), 24, exact, [fast, other], REPEATS)
+    assert max(z_fast) < Z_TOLERANCE, z_fast
+    assert max(z_other) > Z_TOLERANCE  # the check has the power to see a different agent
+    assert spread >= 10  # states where the decision is a draw of chance, not a certainty
+
+
+def test_the_fast_sampler_with_200_simulations_and_its_early_stop():
+    """The default 200 simulations: the same distribution, and the loop stops early on settled decisions only."""
+    exact = EquityOpponent(seed=1)
+    fast = EquityOpponent(seed=100_000, sampler="fast")
+    z, stopped = [], 0
+    for e, f in decisions_on_shared_states({"num_players": 3}, 2, 20, [exact, fast]):
+        z.append(largest_z(e, f))
+        stopped += int((fast.last_simulations < 200).sum())
+    assert max(z) < Z_TOLERANCE, z
+    assert stopped > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [*DISTRIBUTION_OPTIONS, {"num_players": 5, "wild_pairs": "any_player"}], ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution_on_many_states(options):
+    exact, fast = EquityOpponent(seed=1, simulations=40), EquityOpponent(seed=10**6, simulations=40, sampler="fast")
+    z = [
+        largest_z(e, f)
+        for seed in range(10, 16)
+        for e, f in decisions_on_shared_states(options, seed, 40, [exact, fast])
+    ]
+    assert max(z) < Z_TOLERANCE, z
+
+
+def test_a_bad_sampler_is_named():
+    with pytest.raises(ValueError, match=r"sampler='exact': expected one of scalar, fast"):
+        EquityOpponent(sampler="exact")

@@ -50,11 +50,28 @@ def _gae(size, rewards, values, dones, successor, complete, gamma, lam, out):
         out[d] = a
 
 
+@kernel
+def _compact_rows(array, keep):
+    """array[i] = array[keep[i]] for ascending ``keep`` (keep[i] >= i), in place: no row is overwritten before
+    it is read, and no temporary copy of the kept rows is made."""
+    for i in range(keep.shape[0]):
+        source = keep[i]
+        if source != i:
+            for j in range(array.shape[1]):
+                array[i, j] = array[source, j]
+
+
 class Batch(NamedTuple):
-    """The complete decisions of a rollout, ready for the PPO update."""
+    """The complete decisions of a rollout, ready for the PPO update.
+
+    ``obs`` and ``mask`` are the buffer's own arrays, not copied: decision i of
+    the batch is row ``index[i]`` of both (valid until the buffer's ``carry``).
+    The other arrays are per batch decision.
+    """
 
     obs: np.ndarray
     mask: np.ndarray
+    index: np.ndarray
     actions: np.ndarray
     log_probs: np.ndarray
     values: np.ndarray
@@ -137,8 +154,9 @@ class DecisionBuffer:
         adv = advantages[idx]
         values = self.value[idx]
         return Batch(
-            obs=self.obs[idx],
-            mask=self.mask[idx],
+            obs=self.obs,
+            mask=self.mask,
+            index=idx,
             actions=self.action[idx],
             log_probs=self.log_prob[idx],
             values=values,
@@ -152,7 +170,10 @@ class DecisionBuffer:
         k = keep.shape[0]
         for name in self.ARRAYS:
             array = getattr(self, name)
-            array[:k] = array[keep]
+            if array.ndim == 2:
+                _compact_rows(array, keep)  # the observations and masks: most of the bytes
+            else:
+                array[:k] = array[keep]
         self.successor[:k] = NO_DECISION  # an open decision has no successor yet
         position = np.full(self.size, NO_DECISION, dtype=np.int64)
         position[keep] = np.arange(k)

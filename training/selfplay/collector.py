@@ -7,8 +7,9 @@ takes all the others (a game with one seat is always the learner's). Then,
 at every step:
 
 1. the rows whose acting seat is the learner's get one batched forward pass
-   (masked categorical: an illegal action has probability 0) and one sampled
-   action each; their decisions go to the buffer, each in its (row, seat) stream;
+   (masked categorical over each row's legal actions only, ``legal``: an
+   illegal action has probability 0) and one sampled action each; their
+   decisions go to the buffer, each in its (row, seat) stream;
 2. each member decides its rows in one batch (``act(env, rows)``);
 3. one ``env.step`` of all rows; the rewards are booked per (row, seat) by
    ``SeatAccounts`` and complete the decisions they belong to (``DecisionBuffer.settle``);
@@ -31,7 +32,10 @@ from pokerzoo.envs.batched.core import BatchedEnv
 from pokerzoo.envs.batched.seats import SeatAccounts, Transitions
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.league import League
-from pokerzoo.training.selfplay.network import ActorCritic, masked_log_probs, sample_actions
+from pokerzoo.training.selfplay.legal import Legal, legal_logits
+from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
+from pokerzoo.training.selfplay.network import ActorCritic, sample_actions
+from pokerzoo.training.selfplay.sparse import SparseRows
 
 LEARNER = -1  # controller of a seat the learner plays (else: a league member's id)
 EPISODE_WINDOW = 100  # learner games in the rolling means (SB3's ep_info_buffer)
@@ -112,14 +116,16 @@ class Collector:
             seats = player[learner_rows]
             self._settle(self.accounts.decide(learner_rows, seats))
             where = buffer.reserve(learner_rows, seats)
-            obs, mask = buffer.obs[where], buffer.mask[where]
-            np.take(env.obs, learner_rows, axis=0, out=obs)
-            np.take(env.mask, learner_rows, axis=0, out=mask)
-            logits, values = self.model(torch.from_numpy(obs))
-            log_probs = masked_log_probs(logits, torch.from_numpy(mask)).numpy()
-            chosen = sample_actions(log_probs, self.rng.random(learner_rows.size))
+            # the observations and masks go to the buffer and into sparse form in one read of them
+            observations = SparseRows.from_rows(env.obs, learner_rows, out=buffer.obs[where])
+            legal = Legal.from_mask(env.mask, learner_rows, out=buffer.mask[where])
+            logits, values = legal_logits(self.model, observations, legal)
+            everyone = np.arange(learner_rows.size)
+            log_probs = legal_log_probs(logits).numpy()
+            slots = sample_actions(log_probs, self.rng.random(learner_rows.size))
+            chosen = legal.table()[everyone, slots]
             buffer.action[where] = chosen
-            buffer.log_prob[where] = log_probs[np.arange(chosen.shape[0]), chosen]
+            buffer.log_prob[where] = log_probs[everyone, slots]
             buffer.value[where] = values.numpy()
             actions[learner_rows] = chosen
         if learner_rows.size < env.num_envs:

@@ -23,6 +23,8 @@ import torch.nn as nn
 from gymnasium import spaces
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
+from pokerzoo.training.selfplay.sparse import SparseRows, apply_mlp
+
 MASKED_LOGIT = -1e8
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
@@ -88,12 +90,21 @@ class ActorCritic(nn.Module):
                     nn.init.orthogonal_(m.weight, gain=gain)
                     m.bias.data.fill_(0.0)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def latent(self, obs: torch.Tensor | SparseRows) -> tuple[torch.Tensor, torch.Tensor]:
+        """(the actor's last hidden layer ``[k, H]``, values ``[k]``): everything but the action layer.
+
+        ``obs`` dense, or by its nonzero entries (``SparseRows``: the same
+        function, the first layer computed on those only).
+        """
         mlp = self.mlp_extractor
-        features = obs if mlp.shared_net is None else mlp.shared_net(obs)
-        logits = self.action_net(mlp.policy_net(features))
-        values = self.value_net(mlp.value_net(features)).squeeze(-1)
-        return logits, values
+        if mlp.shared_net is not None:
+            obs = apply_mlp(mlp.shared_net, obs)
+        values = self.value_net(apply_mlp(mlp.value_net, obs)).squeeze(-1)
+        return apply_mlp(mlp.policy_net, obs), values
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        latent, values = self.latent(obs)
+        return self.action_net(latent), values
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

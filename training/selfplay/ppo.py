@@ -23,7 +23,11 @@ import torch
 import torch.nn.functional as F
 
 from pokerzoo.training.selfplay.buffer import Batch
-from pokerzoo.training.selfplay.network import ActorCritic, masked_entropy, masked_log_probs
+from pokerzoo.training.selfplay.legal import Legal, legal_logits
+from pokerzoo.training.selfplay.legal import entropy as legal_entropy
+from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
+from pokerzoo.training.selfplay.network import ActorCritic
+from pokerzoo.training.selfplay.sparse import SparseRows
 
 ADAM_EPS = 1e-5  # SB3's
 
@@ -62,8 +66,6 @@ def update(
     stats: dict[str, list[float]] = {"pg": [], "value": [], "entropy": [], "clip": [], "kl": []}
     if n == 0:
         return {"train/learning_rate": learning_rate, "train/n_epochs_done": 0, "train/decisions": 0}
-    obs = torch.from_numpy(batch.obs)
-    mask = torch.from_numpy(batch.mask)
     actions = torch.from_numpy(batch.actions)
     old_log_probs = torch.from_numpy(batch.log_probs)
     advantages = torch.from_numpy(batch.advantages)
@@ -76,10 +78,12 @@ def update(
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, size):
             idx = order[start : start + size]
-            logits, values = model(obs[idx])
-            log_probs = masked_log_probs(logits, mask[idx])
-            new = log_probs.gather(1, actions[idx, None]).squeeze(1)
-            entropy = masked_entropy(log_probs, mask[idx])
+            rows = batch.index[idx.numpy()]  # in the buffer: observations and legal actions read from there
+            legal = Legal.from_mask(batch.mask, rows)
+            logits, values = legal_logits(model, SparseRows.from_rows(batch.obs, rows), legal)
+            log_probs = legal_log_probs(logits)
+            new = log_probs.view(-1)[legal.slots_of(actions[idx])]
+            entropy = legal_entropy(log_probs)
             adv = advantages[idx]
             if ppo["normalize_advantage"] and adv.shape[0] > 1:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)

@@ -24,11 +24,12 @@ from pokerzoo.envs.batched.testing import differential_play
 from pokerzoo.envs.breed_the_heifer import encoding
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
-from pokerzoo.envs.breed_the_heifer.kernel_hands import heifer_key, straight_table
+from pokerzoo.envs.breed_the_heifer.kernel_hands import add_cards, category_of_words, heifer_key, straight_table
 from pokerzoo.envs.breed_the_heifer.ranking import CATEGORIES, ranker
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from pokerzoo.envs.engine.cards import ScriptedChance
 from pokerzoo.envs.engine.hands import get_system
+from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 from pokerzoo.envs.engine.options import ConfigError
 
 # (options, rows, steps) of random legal play; together they cover every option
@@ -41,8 +42,14 @@ CONFIGS = [
     ({"num_players": 7, "wild_pairs": "any_player", "double_ace_flush": True, "max_raises": 0}, 32, 96),
     ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5}, 48, 64),  # all-ins and side pots
     (  # a seat all in on the ante, busts, seats sitting out, a raise cap no stack reaches
-        {"num_players": 5, "stacks": [1, 2, 5, 12, 40], "num_hands": 20, "small_bet": 1, "big_bet": 10,
-         "max_raises": 10},
+        {
+            "num_players": 5,
+            "stacks": [1, 2, 5, 12, 40],
+            "num_hands": 20,
+            "small_bet": 1,
+            "big_bet": 10,
+            "max_raises": 10,
+        },
         48,
         64,
     ),
@@ -160,6 +167,30 @@ def test_compiled_evaluator_matches_on_random_hands():
 def test_compiled_evaluator_matches_on_a_million_random_hands():
     hands, wilds = random_hands(1_000_000, seed=2)
     check_against_the_ranker(hands, wilds)
+
+
+@kernel
+def _categories(table, cards, sizes, wilds, out):
+    for r in range(cards.shape[0]):
+        counts, suits, w = add_cards(cards[r], sizes[r], wilds[r], np.int64(0), np.int64(0), 0)
+        out[r] = category_of_words(table, counts, suits, w, sizes[r])
+
+
+@pytest.mark.parametrize("wild", [-1, 0, 5, 12])
+def test_the_branch_free_category_is_the_keys_category(wild):
+    hands = rank_classes(wild) + flush_classes(wild)
+    others, other_wilds = random_hands(20_000, seed=3)
+    hands, wilds = hands + others, [wild] * len(hands) + other_wilds
+    cards = np.zeros((len(hands), 7), dtype=np.int8)
+    for r, h in enumerate(hands):
+        cards[r, : len(h)] = h
+    sizes = np.array([len(h) for h in hands], dtype=np.int64)
+    categories = np.empty(len(hands), dtype=np.int64)
+    _categories(straight_table(), cards, sizes, np.array(wilds, dtype=np.int64), categories)
+    for double_ace_flush in (False, True):
+        keys = compiled_keys(hands, wilds, double_ace_flush)
+        bad = np.flatnonzero(categories != keys >> TIEBREAK_BITS)
+        assert not bad.size, [(hands[b], wilds[b], categories[b], keys[b] >> TIEBREAK_BITS) for b in bad[:3]]
 
 
 # ---------------------------------------------------------------- the kernel's contract

@@ -1,0 +1,168 @@
+"""Rows of mostly-zero arrays as lists of their nonzero entries, and the first layer of the network on them.
+
+The games' observations are one-hot encodings: Mexican poker's have about 50
+nonzero entries of 1,124, Raspisnoy's about 23 of 666. A dense first layer
+multiplies every zero (``k x D x H`` multiply-adds forward and as many again
+for the weights' gradient); on the nonzero entries (``SparseRows``) it costs
+``nnz x H`` each way. ``sparse_linear`` is that layer: ``embedding_bag`` forward
+(the weighted sum of the weight columns of each row's entries, which is what
+``x @ W.T`` computes), and a compiled scatter for the weight's gradient
+(the observations take none). Same function, same gradients; the numbers agree
+to rounding.
+
+``nonzero_rows`` reads rows of a dense array (the rollout buffer's observations
+or masks, picked by index) straight into that form, without a gathered copy.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from pokerzoo.envs.batched.compile import kernel
+
+
+@kernel
+def _gather_nonzero_words(matrix, words, rows, counts, columns, values, copy, out_words):
+    """The nonzero entries of ``matrix[rows[i]]``, row after row, into ``columns``/``values`` (room for all
+    of them: ``rows.shape[0] x width``); ``counts[i]`` per row; returns how many. The rows are read as
+    ``words`` (``matrix`` viewed as uint64 where a row is whole 8-byte words, else as unsigned integers of
+    its item size) and looked into only where a word is not all zero bits: the rows are mostly zeros.
+    With ``copy`` the rows are also copied to ``out_words[i]`` on the way (one read of them for both)."""
+    per = matrix.shape[1] // words.shape[1]  # entries per word
+    n = 0
+    for i in range(rows.shape[0]):
+        row = matrix[rows[i]]
+        packed = words[rows[i]]
+        first = n
+        if copy:
+            target = out_words[i]
+            for w in range(packed.shape[0]):
+                target[w] = packed[w]
+        for w in range(packed.shape[0]):
+            if packed[w] != 0:
+                for j in range(w * per, w * per + per):
+                    if row[j] != 0:
+                        columns[n] = j
+                        values[n] = row[j]
+                        n += 1
+        counts[i] = n - first
+    return n
+
+
+@kernel
+def _scatter_weight_grad(grad_out, entry_rows, columns, values, out):
+    """out[c, :] += v * grad_out[r, :] for every entry (r, c, v): the gradient of ``x @ W.T`` w.r.t. W, transposed."""
+    width = grad_out.shape[1]
+    for n in range(columns.shape[0]):
+        r, c, v = entry_rows[n], columns[n], values[n]
+        for j in range(width):
+            out[c, j] += v * grad_out[r, j]
+
+
+_scratch: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}  # per dtype: room for every entry of the largest call
+
+
+def _room(size: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and values with room for ``size`` entries, kept between calls: one pass over the rows can
+    then write the entries as it finds them. Only the part written is ever touched (memory stays small)."""
+    columns, values = _scratch.get(dtype, (None, None))
+    if columns is None or columns.shape[0] < size:
+        columns, values = np.empty(size, dtype=np.int64), np.empty(size, dtype=dtype)
+        _scratch[dtype] = (columns, values)
+    return columns, values
+
+
+def nonzero_rows(
+    matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts ``[k]``, columns ``[nnz]``, values ``[nnz]``) of ``matrix[rows]``'s nonzero entries, row by row,
+    each row's columns ascending; ``out`` (``[k, width]``, the matrix's dtype): ``matrix[rows]`` is copied
+    there too (``np.take(..., out=out)``)."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    counts = np.empty(rows.shape[0], dtype=np.int64)
+    columns, values = _room(rows.shape[0] * matrix.shape[1], matrix.dtype)
+    matrix = np.ascontiguousarray(matrix)
+    unit = np.uint64 if (matrix.shape[1] * matrix.itemsize) % 8 == 0 else np.dtype(f"u{matrix.itemsize}")
+    view = matrix.view(unit)
+    fused = out is not None and out.flags.c_contiguous and out.dtype == matrix.dtype
+    if out is not None and not fused:
+        np.take(matrix, rows, axis=0, out=out, mode="clip")  # "clip": numpy buffers ``out`` under "raise"
+    out_words = out.view(unit) if fused else view[:0]
+    total = _gather_nonzero_words(matrix, view, rows, counts, columns, values, fused, out_words)
+    return counts, columns[:total].copy(), values[:total].copy()
+
+
+class SparseRows(NamedTuple):
+    """k rows of width ``width`` by their nonzero entries (``embedding_bag``'s input form)."""
+
+    columns: torch.Tensor  # int64 [nnz]
+    values: torch.Tensor  # float32 [nnz]
+    offsets: torch.Tensor  # int64 [k]: where each row's entries start
+    entry_rows: torch.Tensor  # int64 [nnz]: the row of each entry
+    width: int
+
+    @classmethod
+    def from_rows(cls, matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None) -> SparseRows:
+        """``matrix[rows]`` (float32 ``[*, width]``) in sparse form (and copied to ``out``, see ``nonzero_rows``)."""
+        counts, columns, values = nonzero_rows(matrix, rows, out)
+        return cls(
+            columns=torch.from_numpy(columns),
+            values=torch.from_numpy(values),
+            offsets=torch.from_numpy(np.cumsum(counts) - counts),
+            entry_rows=torch.from_numpy(np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts)),
+            width=int(matrix.shape[1]),
+        )
+
+    @property
+    def count(self) -> int:
+        return int(self.offsets.shape[0])
+
+    def dense(self) -> torch.Tensor:
+        out = torch.zeros(self.count, self.width, dtype=self.values.dtype)
+        out[self.entry_rows, self.columns] = self.values
+        return out
+
+
+class _SparseLinear(torch.autograd.Function):
+    """``x @ weight.T + bias`` for ``x`` in sparse form; gradients for the weight and the bias only."""
+
+    @staticmethod
+    def forward(ctx, weight, bias, x: SparseRows):
+        ctx.x = x
+        ctx.shape = weight.shape
+        columns_major = weight.detach().t().contiguous()  # [width, out]: embedding_bag's table
+        out = F.embedding_bag(x.columns, columns_major, x.offsets, mode="sum", per_sample_weights=x.values)
+        return out + bias.detach()
+
+    @staticmethod
+    def backward(ctx, grad):
+        x: SparseRows = ctx.x
+        grad = grad.contiguous()
+        out_features, in_features = ctx.shape
+        transposed = np.zeros((in_features, out_features), dtype=np.float32)
+        _scatter_weight_grad(grad.numpy(), x.entry_rows.numpy(), x.columns.numpy(), x.values.numpy(), transposed)
+        return torch.from_numpy(transposed).t().contiguous(), grad.sum(0), None
+
+
+def sparse_linear(layer: nn.Linear, x: SparseRows) -> torch.Tensor:
+    """``layer(x)`` for ``x`` in sparse form."""
+    if x.width != layer.in_features:
+        raise ValueError(f"rows of width {x.width} into a layer of {layer.in_features} inputs")
+    return _SparseLinear.apply(layer.weight, layer.bias, x)
+
+
+def apply_mlp(mlp: nn.Sequential, x: torch.Tensor | SparseRows) -> torch.Tensor:
+    """``mlp(x)``; for sparse rows the first (linear) layer runs on the nonzero entries."""
+    if not isinstance(x, SparseRows):
+        return mlp(x)
+    if len(mlp) == 0:
+        return x.dense()
+    h = sparse_linear(mlp[0], x)
+    for module in list(mlp)[1:]:
+        h = module(h)
+    return h
