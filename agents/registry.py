@@ -100,7 +100,7 @@ def make_agent(game: str, agent_spec: str, seed: int | None = None) -> Agent:
         agent = CompositeAgent(bidder, player, spec(env_id).game_class().BIDDING_PHASES)
         agent.name = text
         return agent
-    name, kwargs = _parse_call(text)
+    name, kwargs = parse_call(text)
     scripted = scripted_agents(env_id)
     if name in scripted:
         return _build(env_id, text, name, scripted[name], kwargs, seed)
@@ -116,7 +116,7 @@ def make_agent(game: str, agent_spec: str, seed: int | None = None) -> Agent:
     )
 
 
-def _arguments(constructor: Callable[..., Agent]) -> list[str]:
+def constructor_arguments(constructor: Callable[..., Agent]) -> list[str]:
     """The keyword arguments a spec may give ``constructor`` (a class, or a ``SearchConstructor``)."""
     target = getattr(constructor, "agent_class", constructor)
     return [
@@ -129,7 +129,7 @@ def _arguments(constructor: Callable[..., Agent]) -> list[str]:
 def _build(
     env_id: str, text: str, name: str, constructor: Callable[..., Agent], kwargs: dict[str, Any], seed: int | None
 ) -> Agent:
-    allowed = _arguments(constructor)
+    allowed = constructor_arguments(constructor)
     for key in kwargs:
         if key not in allowed:
             raise ValueError(
@@ -193,7 +193,7 @@ def _top_level_plus(text: str) -> int | None:
     return None if len(parts) == 1 else len(parts[0])
 
 
-def _parse_call(text: str) -> tuple[str, dict[str, Any]]:
+def parse_call(text: str) -> tuple[str, dict[str, Any]]:
     """``"equity(simulations=40)"`` -> ``("equity", {"simulations": 40})``; a bare name has no arguments.
 
     Values may themselves be specs with arguments (``rollout=equity(simulations=20)``):

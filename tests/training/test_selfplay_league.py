@@ -88,3 +88,15 @@ def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
     assert isinstance(member_opponent("high_card", {"num_players": 3}, f"policy:{path}"), PolicyOpponent)
     with pytest.raises(ValueError, match="takes 59 observation entries and 2 actions; high_card_v0 with these"):
         member_opponent("high_card", {"num_players": 4}, f"policy:{path}")
+
+
+def test_scripted_members_take_arguments_and_bad_ones_are_named():
+    fast = member_opponent("breed_the_heifer", {}, "equity(sampler=fast, simulations=50)")
+    assert (fast.sampler, fast.simulations) == ("fast", 50)
+    with pytest.raises(ValueError, match=r"'equity\(foo=1\)' of breed_the_heifer_v0: equity has no argument 'foo'; "
+                                         r"its arguments: simulations, bet_factor, raise_factor, sampler"):
+        member_opponent("breed_the_heifer", {}, "equity(foo=1)")
+    with pytest.raises(ValueError, match=r"'equity\(sampler=slow\)'.*expected one of scalar, fast"):
+        member_opponent("breed_the_heifer", {}, "equity(sampler=slow)")
+    with pytest.raises(ValueError, match="unbalanced parentheses"):
+        member_opponent("breed_the_heifer", {}, "equity(sampler=fast")

@@ -5,7 +5,8 @@ Members are batched opponents (``act(env, rows)``, ``seed(seed)``;
 
 * scripted ones: ``random`` (every game) and the game's batched scripted agents
   (``pokerzoo.agents.batched.batched_agents``: Raspisnoy's ``heuristic``,
-  Heifer's ``equity``, ...), named as the scalar agents they port;
+  Heifer's ``equity``, ...), named as the scalar agents they port, with
+  arguments as agent specs write them (``equity(sampler=fast)``);
 * frozen policies: snapshots of the learner (``add_snapshot``), shipped
   policies (``ppo``) and ``policy:PATH``, each played by the numpy actor of its
   policy file (``PolicyNet``: no torch per decision) on all its rows at once.
@@ -35,6 +36,7 @@ import numpy as np
 
 from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
+from pokerzoo.agents.registry import constructor_arguments, parse_call
 from pokerzoo.envs import game_class
 from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.registry import spec as game_spec
@@ -45,8 +47,9 @@ POLICY_PREFIX = "policy:"
 def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deterministic: bool = False):
     """The batched opponent a league entry names (see the module docstring); ValueError naming the choices."""
     scripted = batched_agents(game)
-    if member in scripted:
-        return scripted[member]()
+    name, kwargs = parse_call(member)
+    if name in scripted:
+        return _scripted_member(game, member, name, scripted[name], kwargs)
     shipped = shipped_policies(game)
     if member in shipped or member.startswith(POLICY_PREFIX):
         path = shipped[member] if member in shipped else resolve_policy_path(member[len(POLICY_PREFIX) :])
@@ -55,6 +58,22 @@ def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deter
         f"not a batched league member of {game_spec(game).env_id}; members: {', '.join(scripted)} (batched "
         f"scripted agents), {', '.join(shipped) or 'no'} shipped policies, or policy:PATH"
     )
+
+
+def _scripted_member(game: str, member: str, name: str, cls: Any, kwargs: dict[str, Any]):
+    """A batched scripted agent built with the arguments its entry gives (``equity(sampler=fast)``); a ValueError
+    naming the entry and the agent's arguments for an unknown key or a bad value."""
+    allowed = constructor_arguments(cls)
+    for key in kwargs:
+        if key not in allowed:
+            raise ValueError(
+                f"league member {member!r} of {game_spec(game).env_id}: {name} has no argument {key!r}; "
+                f"its arguments: {', '.join(allowed) or 'none'}"
+            )
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"league member {member!r} of {game_spec(game).env_id}: {exc}") from None
 
 
 def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, deterministic: bool) -> PolicyOpponent:
