@@ -28,6 +28,11 @@ rule test's script) and random ones after; a callable
 (``Chance``/``ScriptedChance``, or None), on both sides (the kit gives the
 scalar env a copy). A failure raises ``AssertionError`` naming the game,
 options, row, seed, game number and step, and what differed.
+
+For batched agents that match their scalar originals only in distribution
+(a faster sampler), ``largest_frequency_z`` compares two samples of one
+state's decisions and ``assert_same_decision_distribution`` checks many
+states, and that the check could tell a different agent apart.
 """
 
 from __future__ import annotations
@@ -258,3 +263,30 @@ def compare_opponent(
             if scalar.game.is_over:
                 scalar.reset()
     return seen
+
+
+def largest_frequency_z(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest |difference| of one action's frequencies in the decisions ``a`` and ``b`` (equal sizes) over
+    its pooled binomial standard error: below 4.5 or so when both come from one distribution."""
+    worst = 0.0
+    for action in np.union1d(a, b):
+        p_a, p_b = np.mean(a == action), np.mean(b == action)
+        pooled = (p_a + p_b) / 2
+        se = np.sqrt(pooled * (1 - pooled) * 2 / len(a))
+        worst = max(worst, abs(p_a - p_b) / max(se, 1e-12))
+    return worst
+
+
+def assert_same_decision_distribution(
+    states: Sequence[Sequence[np.ndarray]], tolerance: float = 4.5, min_spread: int = 5
+) -> None:
+    """For each state, the decisions of a reference, a candidate and a clearly different agent, each over many
+    rows holding that state: the candidate's frequencies within ``tolerance`` (``largest_frequency_z``) of the
+    reference's on every state, the different agent's beyond it on some (the check has the power to see a
+    different agent), and at least ``min_spread`` states where the reference's decision is a draw of chance."""
+    z_candidate = [largest_frequency_z(reference, candidate) for reference, candidate, _ in states]
+    z_different = [largest_frequency_z(reference, different) for reference, _, different in states]
+    spread = sum(len(np.unique(reference)) > 1 for reference, _, _ in states)
+    assert max(z_candidate) < tolerance, z_candidate
+    assert max(z_different) > tolerance, z_different
+    assert spread >= min_spread, spread
