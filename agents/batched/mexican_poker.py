@@ -19,6 +19,15 @@ heuristic self-play and of mixed play against it). The generators run on
 across the row's games, as one scalar agent per seat does in an env it keeps
 playing; ``seed(s)`` restarts them all. ``seed=None`` draws fresh entropy.
 
+**A fast sampler.** ``sampler="fast"`` deals each sample differently: only
+the opponents' ``(n - 1) * h`` cards, the first positions of a partial
+Fisher–Yates shuffle of the unseen cards (one ``integers`` draw a card,
+the generator held in registers), where the scalar agent shuffles all of
+them. A uniformly random ordered deal either way, so every play-out, every
+Monte Carlo estimate and every prediction and doubt has the same
+distribution; the test compares the decision distributions with the scalar
+sampler's on many states. Plays draw nothing and are the same.
+
 **Ties as the scalar agent breaks them.** The scalar agent chooses with
 ``max``/``min`` over ``combos.legal_plays``, a list built from a Python
 ``set`` of slot bitmasks, so among equal combinations (two single sevens of
@@ -61,6 +70,7 @@ from pokerzoo.envs.mexican_poker.actions import DOUBT_BASE, MAX_PREDICTION, PASS
 from pokerzoo.envs.mexican_poker.batched_combos import MAX_COMBOS, WINDOWS, WORK, legal_combos, pack1, pack2
 from pokerzoo.envs.mexican_poker.kernel import DOUBT, PREDICT, SEATS, MexicanKernel, prediction_line
 
+SAMPLERS = ("scalar", "fast")
 SET_TABLE = 2048  # CPython's largest table for MAX_COMBOS keys (resized to > 4 x used when 3/5 full)
 _SINGLE_LIMIT = 0x80  # slot bitmasks below this hold hand slots only
 DEFAULT_SAMPLES = 16
@@ -469,7 +479,9 @@ def strongest_first(sc, c, hand, hn, board, bn, plan):
     """``strongest_first(hand[:hn], board)``: the keys of the greedy split into ``plan``; returns their count.
 
     ``board_stats(sc, c, board, bn)`` must have run for this board. Callers pass a deal's part as a slice, not
-    with an offset: a constant offset 0 would be typed as a literal and compile this function twice.
+    with an offset: a constant offset 0 would be typed as a literal and compile this function twice. Once the
+    strongest is a lone high card, the rest of the split is the cards left, highest first, written out
+    without searching again (most of a hand's split, and most of a sampled play-out's time before).
     """
     cur = sc.cur[c]
     hr = sc.hr[c]
@@ -513,6 +525,14 @@ def strongest_first(sc, c, hand, hn, board, bn, plan):
         plan[length] = key
         length += 1
         hn = kept
+        if key >> TIEBREAK_BITS == HIGH_CARD:
+            # The best was a lone card: no own card pairs (with the hand or the board), no straight or flush has
+            # one, and removing cards makes none, so the rest of the split is the cards left, highest first.
+            for r in range(12, -1, -1):
+                for _ in range(hr[r]):
+                    plan[length] = pack1(HIGH_CARD, r)
+                    length += 1
+            return length
     return length
 
 
@@ -544,8 +564,16 @@ def play_out(plans, plan_n, n, leader, pos, tricks):
 
 
 @kernel
-def simulate(state, params, i, me, words, g, samples, sc, c):
-    """``simulate``: ``sc.sims[c, :samples, :n]``, tricks per seat in play-outs of sampled deals."""
+def simulate(state, params, i, me, words, g, samples, fast, sc, c):
+    """``simulate``: ``sc.sims[c, :samples, :n]``, tricks per seat in play-outs of sampled deals.
+
+    The scalar sampler deals each sample as ``rng.permutation(unseen)`` does
+    (a whole shuffle of the unseen cards, numpy's draws); the fast one
+    (``fast``) deals only the opponents' cards, positions ``0 .. (n - 1) * h - 1``
+    of a partial Fisher–Yates shuffle (position x swapped with
+    ``x + integers(u - x)``): the same distribution of deals, from
+    ``(n - 1) * h`` draws instead of ``u - 1``.
+    """
     n = params.num_players
     b = state.board_size[i]
     h = 8 - b
@@ -567,10 +595,23 @@ def simulate(state, params, i, me, words, g, samples, sc, c):
     plan_n = sc.plan_n[c]
     plan_n[me] = strongest_first(sc, c, state.hands[i, me], state.hand_n[i, me], board, b, plans[me])
     deal = sc.deal[c]
+    dealt = (n - 1) * h
+    for x in range(u):
+        deal[x] = unseen[x]
     for k in range(samples):
-        for x in range(u):
-            deal[x] = unseen[x]
-        rng.shuffle_in_place(words, g, deal, u)
+        if fast:
+            st = rng.load(words, g)
+            for x in range(dealt):
+                st, y = rng.integers_of(st, u - x)
+                y += x
+                card = deal[y]
+                deal[y] = deal[x]
+                deal[x] = card
+            rng.store(words, g, st)
+        else:
+            for x in range(u):
+                deal[x] = unseen[x]
+            rng.shuffle_in_place(words, g, deal, u)
         at = 0
         for s in range(n):
             if s != me:
@@ -583,9 +624,9 @@ def simulate(state, params, i, me, words, g, samples, sc, c):
 
 # ---------------------------------------------------------------- decisions
 @kernel
-def predict(state, params, i, me, words, g, samples, sc, c):
+def predict(state, params, i, me, words, g, samples, fast, sc, c):
     """``predict``: the prediction 0..6 with the best mean prediction-line score over the play-outs."""
-    simulate(state, params, i, me, words, g, samples, sc, c)
+    simulate(state, params, i, me, words, g, samples, fast, sc, c)
     n = params.num_players
     totals = sc.totals[c]
     for k in range(samples):
@@ -605,9 +646,9 @@ def predict(state, params, i, me, words, g, samples, sc, c):
 
 
 @kernel
-def doubt(state, params, i, me, words, g, samples, sc, c):
+def doubt(state, params, i, me, words, g, samples, fast, sc, c):
     """``doubt``: the opponent likeliest to miss (nearest clockwise on ties); pass, where allowed, below 1/2."""
-    simulate(state, params, i, me, words, g, samples, sc, c)
+    simulate(state, params, i, me, words, g, samples, fast, sc, c)
     n = params.num_players
     target = -1
     best_chance = 0.0
@@ -732,32 +773,32 @@ def play(state, params, i, me, sc, c):
 
 
 @kernel
-def decide(state, params, i, words, samples, sc, c):
+def decide(state, params, i, words, samples, fast, sc, c):
     me = state.turn[i]
     g = i * SEATS + me  # the (row, seat) generator
     phase = state.phase[i]
     if phase == PREDICT:
-        return predict(state, params, i, me, words, g, samples, sc, c)
+        return predict(state, params, i, me, words, g, samples, fast, sc, c)
     if phase == DOUBT:
-        return doubt(state, params, i, me, words, g, samples, sc, c)
+        return doubt(state, params, i, me, words, g, samples, fast, sc, c)
     return play(state, params, i, me, sc, c)
 
 
 @kernel
-def decide_rows(state, params, rows, words, samples, sc, c, out):
+def decide_rows(state, params, rows, words, samples, fast, sc, c, out):
     for k in range(rows.shape[0]):
-        out[k] = decide(state, params, rows[k], words, samples, sc, c)
+        out[k] = decide(state, params, rows[k], words, samples, fast, sc, c)
 
 
 @kernel(parallel=True)
-def decide_rows_parallel(state, params, rows, words, samples, sc, out):
+def decide_rows_parallel(state, params, rows, words, samples, fast, sc, out):
     for chunk in numba.prange((rows.shape[0] + CHUNK - 1) // CHUNK):
         # prange's index is unsigned: as int64 the serial loop's compiled code is reused (as uint64 the
         # whole decision tree compiled a second time, 80 s of CPU)
         c = np.int64(chunk)
         lo = c * CHUNK
         hi = min(rows.shape[0], lo + CHUNK)
-        decide_rows(state, params, rows[lo:hi], words, samples, sc, c, out[lo:hi])
+        decide_rows(state, params, rows[lo:hi], words, samples, fast, sc, c, out[lo:hi])
 
 
 # ---------------------------------------------------------------- the opponent
@@ -770,17 +811,24 @@ class HeuristicOpponent:
     """``MexicanHeuristicAgent`` for every row of a batched Mexican poker env at once (module docstring).
 
     ``samples``: play-outs per prediction and per doubt, as the scalar agent's
-    parameter. The rows are decided on all of numba's threads when the env
-    runs in parallel and at least ``PARALLEL_MIN_ROWS`` rows are asked for.
+    parameter; ``sampler``: ``"scalar"`` (the scalar agent's draws) or
+    ``"fast"`` (the same distribution of deals from fewer draws). The rows are
+    decided on all of numba's threads when the env runs in parallel and at
+    least ``PARALLEL_MIN_ROWS`` rows are asked for.
     """
 
     name = "heuristic"  # the scalar agent it ports, in the agents registry
     scalar_agent = MexicanHeuristicAgent
+    # what ``pokerzoo bench batched`` measures: both samplers (the first one's decisions are checked against the twins)
+    benchmark_variants = ({"sampler": "scalar"}, {"sampler": "fast"})
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES):
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, sampler: str = "scalar"):
         if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
             raise ValueError(f"samples must be an int >= 1, got {samples!r}")
+        if sampler not in SAMPLERS:
+            raise ValueError(f"sampler={sampler!r}: expected one of {', '.join(SAMPLERS)}")
         self.samples = int(samples)
+        self.sampler = sampler
         self._scratch: dict[int, Scratch] = {}
         self.seed(seed)
 
@@ -794,8 +842,8 @@ class HeuristicOpponent:
         self._words: np.ndarray | None = None
 
     def scalar_twin(self, row: int, seat: int) -> MexicanHeuristicAgent:
-        """The scalar agent deciding as this one does for ``seat`` in ``row``: the same ``samples`` and a
-        generator in the state of that (row, seat)'s own before its first decision."""
+        """The scalar agent deciding as this one does for ``seat`` in ``row`` (with the ``"scalar"`` sampler): the
+        same ``samples`` and a generator in the state of that (row, seat)'s own before its first decision."""
         agent = MexicanHeuristicAgent(samples=self.samples)
         agent.rng = row_generator(self._seed, row, seat)
         return agent
@@ -822,11 +870,12 @@ class HeuristicOpponent:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         out = np.empty(rows.shape[0], dtype=np.int64)
         words = self.generators(env.num_envs)
+        fast = self.sampler == "fast"
         if env.parallel and rows.shape[0] >= PARALLEL_MIN_ROWS:
             sc = self._scratch_for((rows.shape[0] + CHUNK - 1) // CHUNK)
-            decide_rows_parallel(env.state, env.kernel.params, rows, words, self.samples, sc, out)
+            decide_rows_parallel(env.state, env.kernel.params, rows, words, self.samples, fast, sc, out)
         else:
-            decide_rows(env.state, env.kernel.params, rows, words, self.samples, self._scratch_for(1), 0, out)
+            decide_rows(env.state, env.kernel.params, rows, words, self.samples, fast, self._scratch_for(1), 0, out)
         return out
 
 

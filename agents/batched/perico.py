@@ -26,6 +26,10 @@ Two samplers, chosen by ``sampler``:
   doubles). A uniformly random ordered sample either way, so every Monte Carlo
   value has the same distribution and so has every decision; the test checks
   the decision distributions against the scalar sampler's on many states.
+  Its generator stays in registers for a whole value (``rng.load``,
+  ``rng.integers_of``), and the value of keeping everything (draw one card,
+  keep the best H) is a function of the card drawn, so each card drawn is
+  evaluated once per value, not once per sample (the same value either way).
 
 The values are the scalar agent's to the bit: each class's strength^k is
 computed by numpy once (``x ** k`` of an array, as ``mean_strength_power``
@@ -49,6 +53,7 @@ from pokerzoo.agents.perico import ACE, PericoHeuristicAgent, strength_table
 from pokerzoo.envs.batched import rng
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
+from pokerzoo.envs.engine.cards import NUM_CARD_IDS
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW, KNOCK
 from pokerzoo.envs.perico.batched_hands import FIRST_JOKER, class_entry, code_entry, insert_sorted
 from pokerzoo.envs.perico.kernel import DISCARD_PHASE, KNOCK_PHASE, MAX_DECK, MAX_HAND, MAX_PLAYERS, PericoKernel
@@ -65,11 +70,13 @@ class AgentParams(NamedTuple):
     term_scalar: np.ndarray  # float64[classes]
     knock_threshold: float
     knock_samples: int
+    knock_wins: int  # the fewest wins w with w / knock_samples >= knock_threshold (the scalar agent's test)
     turn_samples: int
     discard_samples: int
     fast: bool
-    windows: np.ndarray  # int64[W]: rank bit masks of the straights of H cards (``agents.perico._windows``)
+    window_ranks: np.ndarray  # int64[W, H]: the ranks of each straight of H cards (``agents.perico._windows``)
     bit_count: np.ndarray  # int64[128]: set bits of a slot mask
+    order_key: np.ndarray  # int64[128]: a slot mask's place in ``candidate_keeps``' order (``order_keys``)
 
 
 class Scratch(NamedTuple):
@@ -86,8 +93,11 @@ class Scratch(NamedTuple):
     by_rank: np.ndarray  # int64[S, 13]: slot masks of each rank
     by_suit: np.ndarray  # int64[S, 4]: slot masks of each suit
     suit_order: np.ndarray  # int64[S, 4]: suits in order of first appearance in the hand
+    suit_high: np.ndarray  # int64[S, 4]: the highest rank of each suit in the hand
     stack: np.ndarray  # int64[S, 3, 64]: ``_mean``'s stack
     partial: np.ndarray  # float64[S, 64]: ``_mean``'s subtotals
+    memo: np.ndarray  # float64[S, 69]: the fast ``_draw_one_value``'s term by drawn card
+    memo_set: np.ndarray  # bool[S, 69]: which cards ``memo`` holds
 
 
 def new_scratch(slots: int, values: int) -> Scratch:
@@ -103,16 +113,33 @@ def new_scratch(slots: int, values: int) -> Scratch:
         by_rank=np.zeros((slots, 13), dtype=np.int64),
         by_suit=np.zeros((slots, 4), dtype=np.int64),
         suit_order=np.zeros((slots, 4), dtype=np.int64),
+        suit_high=np.zeros((slots, 4), dtype=np.int64),
         stack=np.zeros((slots, 3, 64), dtype=np.int64),
         partial=np.zeros((slots, 64), dtype=np.float64),
+        memo=np.zeros((slots, NUM_CARD_IDS), dtype=np.float64),
+        memo_set=np.zeros((slots, NUM_CARD_IDS), dtype=np.bool_),
     )
 
 
-def straight_windows(hand_size: int) -> np.ndarray:
-    """``agents.perico._windows`` as rank bit masks, in the same order."""
-    windows = [sum(1 << r for r in range(top - hand_size + 1, top + 1)) for top in range(hand_size - 1, ACE + 1)]
-    windows.append((1 << ACE) | sum(1 << r for r in range(hand_size - 1)))
+def window_ranks(hand_size: int) -> np.ndarray:
+    """The ranks of each of ``agents.perico._windows``, in the same order: int64[W, hand_size]."""
+    windows = [list(range(top - hand_size + 1, top + 1)) for top in range(hand_size - 1, ACE + 1)]
+    windows.append([*range(hand_size - 1), ACE])
     return np.array(windows, dtype=np.int64)
+
+
+def order_keys() -> np.ndarray:
+    """The sort key of every slot mask of up to 7 slots, ``candidate_keeps``' order: longer sets first, then the
+    slot tuples in increasing order (base-8 digits, the first slot leading)."""
+    keys = []
+    for keep in range(MAX_CANDIDATES):
+        slots = [s for s in range(MAX_HAND + 1) if keep >> s & 1]
+        code = 0
+        for s in slots:
+            code = code * 8 + s
+        code *= 8 ** (MAX_HAND + 1 - len(slots))
+        keys.append((MAX_HAND + 1 - len(slots)) << 24 | code)
+    return np.array(keys, dtype=np.int64)
 
 
 # ---------------------------------------------------------------- arithmetic as numpy does it
@@ -184,33 +211,16 @@ def _mean(values, n, stack, partial):
 
 # ---------------------------------------------------------------- sampling
 @kernel(inline=True)
-def _begin_sample(agent, words, g, m, sc):
-    """Start one Monte Carlo sample. The scalar sampler draws the sample's ``m`` doubles now (as their 53-bit
-    integers, into ``sc.order``): ``_Context.sample``'s row of ``Generator.random``."""
-    if not agent.fast:
-        rng.random_bits53(words, g, sc.order, m)
+def _take_smallest(m, size, floor, sc):
+    """The scalar sampler's next ``size`` cards of a sample into ``sc.drawn[:size]``; returns the floor for the
+    next ``_take_smallest`` of the sample.
 
-
-@kernel(inline=True)
-def _take(agent, words, g, m, start, size, floor, sc):
-    """Cards ``start .. start + size - 1`` of the current sample into ``sc.drawn[:size]``; returns the floor
-    for the next ``_take`` of the sample.
-
-    Scalar sampler: the cards of the ``size`` smallest draws above ``floor``
-    (the previous take's largest; -1 for none), in increasing order, as
-    ``argsort`` ranks them. Fast sampler: positions ``start ..`` of a partial
-    Fisher–Yates shuffle of ``sc.unseen``.
+    ``sc.order[:m]`` holds the sample's draws (``rng.random_bits53``: a row
+    of ``Generator.random``); the cards taken are those of the ``size``
+    smallest draws above ``floor`` (the previous take's largest; -1 for none),
+    in increasing order, as ``argsort`` ranks them.
     """
-    unseen, out = sc.unseen, sc.drawn
-    if agent.fast:
-        for t in range(start, start + size):
-            j = t + rng.integers(words, g, m - t)
-            c = unseen[j]
-            unseen[j] = unseen[t]
-            unseen[t] = c
-            out[t - start] = c
-        return floor
-    order, picked = sc.order, sc.picked
+    unseen, out, order, picked = sc.unseen, sc.drawn, sc.order, sc.picked
     filled = 0
     for k in range(m):
         v = np.int64(order[k])
@@ -232,6 +242,33 @@ def _take(agent, words, g, m, start, size, floor, sc):
     return picked[size - 1]
 
 
+@kernel(inline=True)
+def _deal(params, st, m, start, size, sc):
+    """The fast sampler: positions ``start .. start + size - 1`` of a partial Fisher–Yates shuffle of
+    ``sc.unseen[:m]``, in place, position ``a`` swapped with ``a + integers(m - a)`` of the generator ``st``
+    (a ``rng.load``ed tuple); returns the advanced tuple and the cards' ``_code_of``. A uniformly random
+    ordered sample, as the scalar sampler's, whatever order earlier samples left ``sc.unseen`` in."""
+    unseen = sc.unseen
+    code = 0
+    for a in range(start, start + size):
+        st, j = rng.integers_of(st, m - a)
+        b = a + j
+        c = unseen[b]
+        unseen[b] = unseen[a]
+        unseen[a] = c
+        code += params.card_code[c]
+    return st, code
+
+
+@kernel(inline=True)
+def _code_of(params, cards, start, size):
+    """The sum of ``card_code`` over ``cards[start:start + size]`` (``code_entry``'s input)."""
+    code = 0
+    for k in range(start, start + size):
+        code += params.card_code[cards[k]]
+    return code
+
+
 # ---------------------------------------------------------------- candidate keep sets
 @kernel(inline=True)
 def _add(candidates, seen, count, keep):
@@ -245,73 +282,73 @@ def _add(candidates, seen, count, keep):
 @kernel
 def candidate_keeps(params, agent, hand, sc):
     """``agents.perico.candidate_keeps`` of the sorted ``hand[:H]`` as slot masks into ``sc.candidates``, in its
-    order (more cards first, then the slot tuples in increasing order); returns how many."""
+    order (more cards first, then the slot tuples in increasing order); returns how many.
+
+    One pass over the hand gathers the slot masks of each rank and suit, the
+    highest rank of each suit and the two highest ranks; every candidate is
+    then a few mask operations (a straight window's slots are the masks of its
+    ranks), and the order is ``agent.order_key``'s, looked up.
+    """
     h = params.hand_size
     cand, seen = sc.candidates, sc.seen
+    by_rank, by_suit, suit_order, suit_high = sc.by_rank, sc.by_suit, sc.suit_order, sc.suit_high
     seen[:] = False
-    sc.by_rank[:] = 0
-    sc.by_suit[:] = 0
+    by_rank[:] = 0
+    by_suit[:] = 0
     jokers = 0
     suits = 0
+    high_slot, high_rank = -1, -1  # the first slot of the highest rank
     for s in range(h):
         c = hand[s]
         if c >= FIRST_JOKER:
             jokers |= 1 << s
             continue
-        sc.by_rank[params.card_rank[c]] |= 1 << s
+        rank = params.card_rank[c]
+        by_rank[rank] |= 1 << s
         suit = params.card_suit[c]
-        if sc.by_suit[suit] == 0:
-            sc.suit_order[suits] = suit
+        if by_suit[suit] == 0:
+            suit_order[suits] = suit
             suits += 1
-        sc.by_suit[suit] |= 1 << s
+            suit_high[suit] = rank
+        by_suit[suit] |= 1 << s
+        suit_high[suit] = max(suit_high[suit], rank)
+        if rank > high_rank:
+            high_slot, high_rank = s, rank
     count = _add(cand, seen, 0, (1 << h) - 1)
     count = _add(cand, seen, count, jokers)
     books = 0
     top_rank, top_len = -1, 0
     for r in range(13):
-        n = agent.bit_count[sc.by_rank[r]]
+        n = agent.bit_count[by_rank[r]]
         if n >= 2:
-            books |= sc.by_rank[r]
+            books |= by_rank[r]
         if n > 0 and n >= top_len:  # max((len, rank)): more cards, then the higher rank
             top_rank, top_len = r, n
     if books:
         count = _add(cand, seen, count, books | jokers)
-        count = _add(cand, seen, count, sc.by_rank[top_rank] | jokers)
+        count = _add(cand, seen, count, by_rank[top_rank] | jokers)
     if suits:
         best, best_len, best_high = -1, -1, -1
         for k in range(suits):  # max() over the suits in order of appearance: the first of the best
-            slots = sc.by_suit[sc.suit_order[k]]
-            n = agent.bit_count[slots]
-            high = -1
-            for s in range(h):
-                if (slots >> s) & 1:
-                    high = max(high, params.card_rank[hand[s]])
-            if n > best_len or (n == best_len and high > best_high):
-                best, best_len, best_high = slots, n, high
+            suit = suit_order[k]
+            n = agent.bit_count[by_suit[suit]]
+            if n > best_len or (n == best_len and suit_high[suit] > best_high):
+                best, best_len, best_high = by_suit[suit], n, suit_high[suit]
         if best_len >= 2:
             count = _add(cand, seen, count, best | jokers)
-    for w in range(agent.windows.shape[0]):
-        window = agent.windows[w]
-        straight = 0
-        for r in range(13):
-            if (window >> r) & 1 and sc.by_rank[r]:
-                slots = sc.by_rank[r]
-                straight |= slots & -slots  # the first slot of each rank
+    for w in range(agent.window_ranks.shape[0]):
+        straight = 0  # the first slot of each rank of the window
+        inside = 0  # every slot of a rank of the window
+        for x in range(h):
+            slots = by_rank[agent.window_ranks[w, x]]
+            straight |= slots & -slots
+            inside |= slots
         if agent.bit_count[straight] >= 2:
             count = _add(cand, seen, count, straight | jokers)
         for k in range(suits):
-            slots = sc.by_suit[sc.suit_order[k]]
-            suited = 0
-            for s in range(h):
-                if (slots >> s) & 1 and (window >> params.card_rank[hand[s]]) & 1:
-                    suited |= 1 << s
+            suited = by_suit[suit_order[k]] & inside
             if agent.bit_count[suited] >= 2:
                 count = _add(cand, seen, count, suited | jokers)
-    high_slot, high_rank = -1, -1
-    for s in range(h):  # the first slot of the highest rank (hands are sorted: the last rank seen)
-        c = hand[s]
-        if c < FIRST_JOKER and params.card_rank[c] > high_rank:
-            high_slot, high_rank = s, params.card_rank[c]
     if high_slot >= 0:
         count = _add(cand, seen, count, (1 << high_slot) | jokers)
         second_slot, second_rank = -1, -1
@@ -321,29 +358,16 @@ def candidate_keeps(params, agent, hand, sc):
                 second_slot, second_rank = s, params.card_rank[c]
         if second_slot >= 0:
             count = _add(cand, seen, count, (1 << high_slot) | (1 << second_slot) | jokers)
-    # sort by (-len, slot tuple): longer first, then lexicographically (base-8 digits, first slot leading)
+    # sort by (-len, slot tuple): longer first, then lexicographically
     for k in range(1, count):
         keep = cand[k]
-        key = _order_key(keep)
+        key = agent.order_key[keep]
         j = k
-        while j > 0 and _order_key(cand[j - 1]) > key:
+        while j > 0 and agent.order_key[cand[j - 1]] > key:
             cand[j] = cand[j - 1]
             j -= 1
         cand[j] = keep
     return count
-
-
-@kernel(inline=True)
-def _order_key(keep):
-    code = 0
-    length = 0
-    for s in range(MAX_HAND + 1):
-        if (keep >> s) & 1:
-            code = code * 8 + s
-            length += 1
-    for _ in range(length, MAX_HAND + 1):
-        code *= 8
-    return ((MAX_HAND + 1 - length) << 24) | code
 
 
 # ---------------------------------------------------------------- Monte Carlo values
@@ -358,36 +382,63 @@ def _keep_value(params, agent, words, g, hand, keep, samples, m, sc):
             kept_code += params.card_code[hand[s]]
             kept += 1
     size = h - kept
-    for t in range(samples):
-        _begin_sample(agent, words, g, m, sc)
-        _take(agent, words, g, m, 0, size, -1, sc)
-        code = kept_code
-        for k in range(size):
-            code += params.card_code[sc.drawn[k]]
-        sc.values[t] = agent.term[code_entry(params, code, h)]
+    if agent.fast:
+        st = rng.load(words, g)
+        for t in range(samples):
+            st, code = _deal(params, st, m, 0, size, sc)
+            sc.values[t] = agent.term[code_entry(params, kept_code + code, h)]
+        rng.store(words, g, st)
+    else:
+        for t in range(samples):
+            rng.random_bits53(words, g, sc.order, m)
+            _take_smallest(m, size, -1, sc)
+            sc.values[t] = agent.term[code_entry(params, kept_code + _code_of(params, sc.drawn, 0, size), h)]
     return _mean(sc.values, samples, sc.stack, sc.partial)
 
 
 @kernel(inline=True)
-def _draw_one_value(params, agent, words, g, hand, samples, m, sc):
-    """``_Context.draw_one_value``: draw one card, keep the best H of the H + 1."""
+def _best_after_drawing(params, hand, hand_code, thrown, card):
+    """The class entry of the best H of ``hand`` plus ``card`` (``thrown``: the entry of ``hand`` itself, the
+    card thrown back); an earlier of equal keys wins, as ``max`` finds it."""
     h = params.hand_size
-    hand_code = 0
+    held = hand_code + params.card_code[card]
+    best_entry = thrown
+    best_key = params.class_keys[thrown]
     for k in range(h):
-        hand_code += params.card_code[hand[k]]
-    for t in range(samples):
-        _begin_sample(agent, words, g, m, sc)
-        _take(agent, words, g, m, 0, 1, -1, sc)
-        drawn = sc.drawn[0]
-        held = hand_code + params.card_code[drawn]
-        best_entry = code_entry(params, hand_code, h)  # the drawn card thrown
-        best_key = params.class_keys[best_entry]
-        for k in range(h):
-            entry = code_entry(params, held - params.card_code[hand[k]], h)
-            key = params.class_keys[entry]
-            if key > best_key:
-                best_key, best_entry = key, entry
-        sc.values[t] = agent.term[best_entry]
+        entry = code_entry(params, held - params.card_code[hand[k]], h)
+        key = params.class_keys[entry]
+        if key > best_key:
+            best_key, best_entry = key, entry
+    return best_entry
+
+
+@kernel(inline=True)
+def _draw_one_value(params, agent, words, g, hand, samples, m, sc):
+    """``_Context.draw_one_value``: draw one card, keep the best H of the H + 1.
+
+    The fast sampler remembers each drawn card's value for the rest of the
+    call (a function of the card alone), so a card drawn twice is evaluated once.
+    """
+    h = params.hand_size
+    hand_code = _code_of(params, hand, 0, h)
+    thrown = code_entry(params, hand_code, h)
+    if agent.fast:
+        for k in range(m):
+            sc.memo_set[sc.unseen[k]] = False
+        st = rng.load(words, g)
+        for t in range(samples):
+            st, _ = _deal(params, st, m, 0, 1, sc)
+            card = sc.unseen[0]
+            if not sc.memo_set[card]:
+                sc.memo[card] = agent.term[_best_after_drawing(params, hand, hand_code, thrown, card)]
+                sc.memo_set[card] = True
+            sc.values[t] = sc.memo[card]
+        rng.store(words, g, st)
+    else:
+        for t in range(samples):
+            rng.random_bits53(words, g, sc.order, m)
+            _take_smallest(m, 1, -1, sc)
+            sc.values[t] = agent.term[_best_after_drawing(params, hand, hand_code, thrown, sc.drawn[0])]
     return _mean(sc.values, samples, sc.stack, sc.partial)
 
 
@@ -440,32 +491,39 @@ def _win_chance_knocks(params, agent, words, g, mine, m, sc):
 
     The samples stop once the threshold is reached or out of reach (the
     decision is then known); the scalar sampler skips the draws of the samples
-    left, so its generator ends where the scalar agent's does.
+    left, so its generator ends where the scalar agent's does. The test
+    ``wins / samples >= knock_threshold`` is ``wins >= agent.knock_wins``.
     """
     h = params.hand_size
     others = params.num_players - 1
     samples = agent.knock_samples
+    need = agent.knock_wins
     wins = 0
     t = 0
+    st = rng.load(words, g)  # the fast sampler's generator, in locals
     while t < samples:
-        if wins / samples >= agent.knock_threshold or (wins + samples - t) / samples < agent.knock_threshold:
+        if wins >= need or wins + samples - t < need:
             break
         t += 1
-        _begin_sample(agent, words, g, m, sc)
+        if not agent.fast:
+            rng.random_bits53(words, g, sc.order, m)
         beaten = True
         floor = -1
         for j in range(others):  # all(...) stops at the first hand that is not beaten: the next are not needed
-            floor = _take(agent, words, g, m, j * h, h, floor, sc)
-            code = 0
-            for k in range(h):
-                code += params.card_code[sc.drawn[k]]
+            if agent.fast:
+                st, code = _deal(params, st, m, j * h, h, sc)
+            else:
+                floor = _take_smallest(m, h, floor, sc)
+                code = _code_of(params, sc.drawn, 0, h)
             if not mine > params.class_keys[code_entry(params, code, h)]:
                 beaten = False
                 break
         wins += beaten
-    if not agent.fast:
+    if agent.fast:
+        rng.store(words, g, st)
+    else:
         rng.skip_uint64(words, g, (samples - t) * m)
-    return wins / samples >= agent.knock_threshold
+    return wins >= need
 
 
 # ---------------------------------------------------------------- one decision
@@ -530,8 +588,11 @@ def _slot(sc, c):
         sc.by_rank[c],
         sc.by_suit[c],
         sc.suit_order[c],
+        sc.suit_high[c],
         sc.stack[c],
         sc.partial[c],
+        sc.memo[c],
+        sc.memo_set[c],
     )
 
 
@@ -618,16 +679,20 @@ class HeuristicOpponent:
             lr = np.searchsorted(table, p.class_keys, "left") + np.searchsorted(table, p.class_keys, "right")
             strength = lr / (2 * len(table))  # as _Context computes it, for every class entry
             power = max(1, p.num_players - 1)
+            samples, threshold = self.knock_samples, self.knock_threshold
+            knock_wins = next(w for w in range(samples + 1) if w / samples >= threshold)
             agent = self._agents[key] = AgentParams(
                 term=strength**power,  # numpy's array power: the very values of mean_strength_power
                 term_scalar=np.array([float(x) ** power for x in strength]),  # strength_power's Python pow
                 knock_threshold=self.knock_threshold,
                 knock_samples=self.knock_samples,
+                knock_wins=knock_wins,
                 turn_samples=self.turn_samples,
                 discard_samples=self.discard_samples,
                 fast=self.sampler == "fast",
-                windows=straight_windows(p.hand_size),
+                window_ranks=window_ranks(p.hand_size),
                 bit_count=np.array([k.bit_count() for k in range(MAX_CANDIDATES)], dtype=np.int64),
+                order_key=order_keys(),
             )
         return agent
 

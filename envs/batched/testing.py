@@ -28,6 +28,11 @@ rule test's script) and random ones after; a callable
 (``Chance``/``ScriptedChance``, or None), on both sides (the kit gives the
 scalar env a copy). A failure raises ``AssertionError`` naming the game,
 options, row, seed, game number and step, and what differed.
+
+For batched agents that match their scalar originals only in distribution
+(a faster sampler), ``largest_frequency_z`` compares two samples of one
+state's decisions and ``assert_same_decision_distribution`` checks many
+states, and that the check could tell a different agent apart.
 """
 
 from __future__ import annotations
@@ -265,7 +270,7 @@ def decisions_on_shared_states(name: str, options: Mapping[str, Any], seed: int,
                                repeats: int) -> list[list[np.ndarray]]:  # fmt: skip
     """Each opponent's decisions on ``states`` successive states of one game of ``name`` (random legal moves from
     ``np.random.default_rng(seed)``), each state held by ``repeats`` rows (the same seed, the same moves) that the
-    opponent decides with its distinct per-row generators: the samples ``largest_z`` compares, for an opponent
+    opponent decides with its distinct per-row generators: the samples ``largest_frequency_z`` compares, for an opponent
     (a fast sampler, say) that must decide with another's distribution rather than its draws."""
     env = make(name, repeats, **dict(options))
     env.reset(seed=[seed] * repeats)
@@ -278,8 +283,9 @@ def decisions_on_shared_states(name: str, options: Mapping[str, Any], seed: int,
     return out
 
 
-def largest_z(a: np.ndarray, b: np.ndarray) -> float:
-    """The largest |difference| of one action's frequencies in ``a`` and ``b`` over its pooled standard error."""
+def largest_frequency_z(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest |difference| of one action's frequencies in the decisions ``a`` and ``b`` (equal sizes) over
+    its pooled binomial standard error: below 4.5 or so when both come from one distribution."""
     worst = 0.0
     for action in np.union1d(a, b):
         p_a, p_b = np.mean(a == action), np.mean(b == action)
@@ -289,17 +295,16 @@ def largest_z(a: np.ndarray, b: np.ndarray) -> float:
     return worst
 
 
-def distribution_gaps(name: str, options: Mapping[str, Any], seeds: Sequence[int], states: int, reference: Any,
-                      candidates: Sequence[Any], repeats: int) -> tuple[list[list[float]], int]:  # fmt: skip
-    """``largest_z`` of each candidate's decisions against ``reference``'s on ``states`` shared states of the game
-    of each seed (``decisions_on_shared_states``): one list of z per candidate, and the number of states where
-    the reference's decision varied (a draw of chance, what the comparison needs to see)."""
-    gaps: list[list[float]] = [[] for _ in candidates]
-    spread = 0
-    deciders = [reference, *candidates]
-    for seed in seeds:
-        for first, *others in decisions_on_shared_states(name, options, seed, states, deciders, repeats):
-            for gap, decisions in zip(gaps, others, strict=True):
-                gap.append(largest_z(first, decisions))
-            spread += len(np.unique(first)) > 1
-    return gaps, spread
+def assert_same_decision_distribution(
+    states: Sequence[Sequence[np.ndarray]], tolerance: float = 4.5, min_spread: int = 5
+) -> None:
+    """For each state, the decisions of a reference, a candidate and a clearly different agent, each over many
+    rows holding that state: the candidate's frequencies within ``tolerance`` (``largest_frequency_z``) of the
+    reference's on every state, the different agent's beyond it on some (the check has the power to see a
+    different agent), and at least ``min_spread`` states where the reference's decision is a draw of chance."""
+    z_candidate = [largest_frequency_z(reference, candidate) for reference, candidate, _ in states]
+    z_different = [largest_frequency_z(reference, different) for reference, _, different in states]
+    spread = sum(len(np.unique(reference)) > 1 for reference, _, _ in states)
+    assert max(z_candidate) < tolerance, z_candidate
+    assert max(z_different) > tolerance, z_different
+    assert spread >= min_spread, spread

@@ -11,6 +11,15 @@ heuristic's own rounds and the odd states random play reaches; both sides
 decide at every step, so their generators stay in step. Every option and 2 to
 7 players are covered; under ``slow`` each configuration compares >= 100,000
 decisions.
+
+The ``"fast"`` sampler deals its samples otherwise (only the opponents' cards,
+from fewer draws), so its predictions and doubts are compared in
+distribution: on many prediction and doubt states, each held by ``REPEATS``
+rows with distinct generators, every action's frequency under the fast
+sampler and under the scalar one differ by less than ``Z_TOLERANCE``
+standard errors of their difference (pooled binomial); a clearly different
+agent (fewer samples) fails the same check. Plays draw nothing: the fast
+sampler plays as the scalar one, checked decision by decision.
 """
 
 from __future__ import annotations
@@ -28,8 +37,14 @@ from pokerzoo.agents.mexican_poker import MexicanHeuristicAgent
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.seats import LearnerSeats
-from pokerzoo.envs.batched.testing import compare_opponent, random_legal
+from pokerzoo.envs.batched.testing import (
+    assert_same_decision_distribution,
+    compare_opponent,
+    largest_frequency_z,
+    random_legal,
+)
 from pokerzoo.envs.mexican_poker import combos
+from pokerzoo.envs.mexican_poker.kernel import DOUBT, PREDICT
 
 CONFIGS = [
     ({"num_players": 2, "rounds": 3}, 24, 80),
@@ -59,6 +74,10 @@ def compare_heuristics(
         "mexican_poker", options, seeds, steps, opponent or HeuristicOpponent(seed=seed, samples=samples),
         HeuristicOpponent(seed, samples).scalar_twin, kind=_phase, action_seed=action_seed, parallel=parallel,
     )  # fmt: skip
+
+
+REPEATS = 500  # rows holding each state in the distribution test
+Z_TOLERANCE = 4.5
 
 
 def _phase(game, action: int) -> str:
@@ -130,6 +149,8 @@ def test_it_plays_opponent_seats_and_only_mexican_poker():
     for bad in (0, True, 2.5):
         with pytest.raises(ValueError, match="samples"):
             HeuristicOpponent(samples=bad)
+    with pytest.raises(ValueError, match="sampler='exact': expected one of scalar, fast"):
+        HeuristicOpponent(sampler="exact")
     with pytest.raises(ValueError, match="seed"):
         HeuristicOpponent(seed=-1)
 
@@ -140,3 +161,50 @@ def test_the_batched_heuristic_decides_as_the_scalar_one_100k_decisions(config):
     options, rows, _ = config
     seen = compare_heuristics(options, range(5000, 5000 + 2 * rows), -(-100_000 // (2 * rows)), action_seed=1, seed=3)
     assert sum(seen.values()) >= 100_000
+
+
+# ---------------------------------------------------------------- the fast sampler, in distribution
+def decisions_on_shared_states(options: dict, seed: int, states: int, opponents: list[HeuristicOpponent]):
+    """Each opponent's decisions on the first ``states`` prediction and doubt states of games from ``seed``, each
+    state held by ``REPEATS`` rows (the same seed, the same random legal actions) with the opponent's distinct
+    (row, seat) generators."""
+    env = batched.make("mexican_poker", REPEATS, **options)
+    env.reset(seed=[seed] * REPEATS)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < states:
+        if env.state.phase[0] in (PREDICT, DOUBT):
+            out.append([opponent.act(env, env.all_rows) for opponent in opponents])
+        env.step(np.full(REPEATS, int(rng.choice(np.flatnonzero(env.mask[0])))))
+    return out
+
+
+@pytest.mark.parametrize("options", [{"num_players": 4, "rounds": 2}, {"num_players": 3, "doubt_pass": True}], ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution(options):
+    exact, fast = HeuristicOpponent(seed=1), HeuristicOpponent(seed=2, sampler="fast")
+    other = HeuristicOpponent(seed=3, sampler="fast", samples=1)
+    states = [s for seed in (0, 1, 2) for s in decisions_on_shared_states(options, seed, 8, [exact, fast, other])]
+    assert_same_decision_distribution(states, Z_TOLERANCE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{}, {"num_players": 7, "doubt_pass": True}, {"num_players": 2}], ids=str)
+def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution_on_many_states(options):
+    exact, fast = HeuristicOpponent(seed=1), HeuristicOpponent(seed=2, sampler="fast")
+    states = [pair for seed in range(8) for pair in decisions_on_shared_states(options, seed, 14, [exact, fast])]
+    z = [largest_frequency_z(e, f) for e, f in states]
+    assert max(z) < Z_TOLERANCE, z
+
+
+def test_the_fast_sampler_plays_as_the_scalar_one():
+    env = batched.make("mexican_poker", 64, num_players=4)
+    env.reset(seed=5)
+    exact, fast = HeuristicOpponent(seed=1), HeuristicOpponent(seed=1, sampler="fast")
+    plays = 0
+    for _ in range(60):
+        a, b = exact.act(env, env.all_rows), fast.act(env, env.all_rows)
+        playing = (env.state.phase != PREDICT) & (env.state.phase != DOUBT)
+        assert np.array_equal(a[playing], b[playing])
+        plays += playing.sum()
+        env.step(a)
+    assert plays > 1000

@@ -140,3 +140,18 @@ def test_skipping_draws_leaves_the_state_drawing_them_leaves(seed, k, odd):
         reference.bit_generator.state = state
     assert rng.state_from_words(words[0]) == reference.bit_generator.state
     assert rng.integers(words, 0, 1000) == reference.integers(1000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    calls=st.lists(st.tuples(st.one_of(st.integers(1, 70), st.integers(1, 2**32 - 1)), st.integers(0, 9)), max_size=8),
+)
+def test_integers_of_a_loaded_generator_are_numpys(seed, calls):
+    words = batched_row([seed])
+    reference = np.random.default_rng(seed)
+    out = np.zeros(9, dtype=np.int64)
+    for n, count in calls:
+        rng.integers_from_loaded(words, 0, n, count, out)
+        assert out[:count].tolist() == [int(reference.integers(n)) for _ in range(count)]
+    assert rng.state_from_words(words[0]) == reference.bit_generator.state
