@@ -32,8 +32,12 @@ def test_the_table_has_the_sizes_the_references_and_the_collection_rows():
 
 def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
     rows = bench.scripted_agent_rows("breed_the_heifer", sizes=(8,), steps=3, seconds=0.01)
-    assert [r["agent"] for r in rows] == ["equity (scalar, agents registry)", "EquityOpponent (batched, serial)"]
-    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == 24
+    assert [r["agent"] for r in rows] == [
+        "equity (scalar, agents registry)",
+        "EquityOpponent, sampler='scalar' (batched, serial)",
+        "EquityOpponent, sampler='fast' (batched, serial)",
+    ]
+    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == rows[2]["decisions timed"] == 24
     assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
 
 
