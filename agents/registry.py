@@ -126,16 +126,18 @@ def constructor_arguments(constructor: Callable[..., Agent]) -> list[str]:
     ]
 
 
-def _build(
-    env_id: str, text: str, name: str, constructor: Callable[..., Agent], kwargs: dict[str, Any], seed: int | None
-) -> Agent:
+def refuse_unknown_arguments(where: str, name: str, constructor: Callable[..., Any], kwargs: Mapping[str, Any]) -> None:
+    """A ValueError naming ``where``, the first key ``constructor`` does not take and the ones it does."""
     allowed = constructor_arguments(constructor)
     for key in kwargs:
         if key not in allowed:
-            raise ValueError(
-                f"agent {text!r} for {env_id}: {name} has no argument {key!r}; "
-                f"its arguments: {', '.join(allowed) or 'none'}"
-            )
+            raise ValueError(f"{where}: {name} has no argument {key!r}; its arguments: {', '.join(allowed) or 'none'}")
+
+
+def _build(
+    env_id: str, text: str, name: str, constructor: Callable[..., Agent], kwargs: dict[str, Any], seed: int | None
+) -> Agent:
+    refuse_unknown_arguments(f"agent {text!r} for {env_id}", name, constructor, kwargs)
     if isinstance(kwargs.get("rollout"), str):
         try:
             kwargs["rollout"] = make_agent(env_id, kwargs["rollout"])

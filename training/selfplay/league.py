@@ -36,7 +36,7 @@ import numpy as np
 
 from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
-from pokerzoo.agents.registry import constructor_arguments, parse_call
+from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
 from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.registry import spec as game_spec
@@ -63,17 +63,12 @@ def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deter
 def _scripted_member(game: str, member: str, name: str, cls: Any, kwargs: dict[str, Any]):
     """A batched scripted agent built with the arguments its entry gives (``equity(sampler=fast)``); a ValueError
     naming the entry and the agent's arguments for an unknown key or a bad value."""
-    allowed = constructor_arguments(cls)
-    for key in kwargs:
-        if key not in allowed:
-            raise ValueError(
-                f"league member {member!r} of {game_spec(game).env_id}: {name} has no argument {key!r}; "
-                f"its arguments: {', '.join(allowed) or 'none'}"
-            )
+    where = f"league member {member!r} of {game_spec(game).env_id}"
+    refuse_unknown_arguments(where, name, cls, kwargs)
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"league member {member!r} of {game_spec(game).env_id}: {exc}") from None
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, deterministic: bool) -> PolicyOpponent:
