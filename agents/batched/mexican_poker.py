@@ -600,14 +600,7 @@ def simulate(state, params, i, me, words, g, samples, fast, sc, c):
         deal[x] = unseen[x]
     for k in range(samples):
         if fast:
-            st = rng.load(words, g)
-            for x in range(dealt):
-                st, y = rng.integers_of(st, u - x)
-                y += x
-                card = deal[y]
-                deal[y] = deal[x]
-                deal[x] = card
-            rng.store(words, g, st)
+            rng.store(words, g, rng.partial_shuffle(rng.load(words, g), deal, u, 0, dealt))
         else:
             for x in range(u):
                 deal[x] = unseen[x]

@@ -31,7 +31,7 @@ back; inner loops keep the state in locals. The one-draw helpers are inlined
 (``@kernel(inline=True)``): a call between compiled functions is an indirect
 call that no optimiser sees through, which cost more than the draw itself.
 ``load`` / ``store`` hold a generator in a tuple of locals for the length of a
-loop, and ``integers_of`` draws from such a tuple.
+loop, and ``integers_of`` and ``partial_shuffle`` draw from such a tuple.
 """
 
 from __future__ import annotations
@@ -376,6 +376,21 @@ def integers_of(s, n):
             m = v * excl
             leftover = m & _M32
     return (s_hi, s_lo, s[2], s[3], has, buf), np.int64(m >> _U32)
+
+
+@kernel(inline=True)
+def partial_shuffle(s, cards, count, lo, hi):
+    """Positions ``lo .. hi - 1`` of a partial Fisher–Yates shuffle of ``cards[:count]``, in place, drawn from the
+    ``load``ed generator ``s``: position ``a`` swapped with ``a + integers(count - a)``; returns the advanced
+    tuple. Whatever order the cards are in, positions ``0 .. hi - 1`` drawn anew are a uniformly random ordered
+    sample without replacement, so a Monte Carlo loop needs no fresh copy of its cards per sample."""
+    for a in range(lo, hi):
+        s, j = integers_of(s, count - a)
+        b = a + j
+        card = cards[b]
+        cards[b] = cards[a]
+        cards[a] = card
+    return s
 
 
 @kernel

@@ -1,5 +1,6 @@
 """The batched PCG64 against numpy itself: permutations, bounded integers, their interleavings, the state."""
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -154,4 +155,25 @@ def test_integers_of_a_loaded_generator_are_numpys(seed, calls):
     for n, count in calls:
         rng.integers_from_loaded(words, 0, n, count, out)
         assert out[:count].tolist() == [int(reference.integers(n)) for _ in range(count)]
+    assert rng.state_from_words(words[0]) == reference.bit_generator.state
+
+
+@numba.njit
+def _partial_shuffle_of_row(words, i, cards, count, lo, hi):
+    rng.store(words, i, rng.partial_shuffle(rng.load(words, i), cards, count, lo, hi))
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), count=st.integers(1, 65), data=st.data())
+def test_a_partial_shuffle_swaps_as_numpys_integers_draw(seed, count, data):
+    lo = data.draw(st.integers(0, count))
+    hi = data.draw(st.integers(lo, count))
+    words = batched_row([seed])
+    cards = np.arange(count, dtype=np.int8)[::-1].copy()
+    expected, reference = cards.copy(), np.random.default_rng(seed)
+    for a in range(lo, hi):
+        b = a + int(reference.integers(count - a))
+        expected[[a, b]] = expected[[b, a]]
+    _partial_shuffle_of_row(words, 0, cards, count, lo, hi)
+    assert cards.tolist() == expected.tolist()
     assert rng.state_from_words(words[0]) == reference.bit_generator.state
