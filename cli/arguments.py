@@ -26,3 +26,14 @@ def port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0..65535 (0 picks a free one), got {value}")
     return value
+
+
+def jobs(text: str) -> int:
+    """A number of worker processes, 1..64."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs must be an integer in 1..64, got {text!r}") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"--jobs must be an integer in 1..64, got {value}")
+    return value

@@ -29,6 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 from pokerzoo.agents.batched import ported_agents
+from pokerzoo.cli.arguments import jobs
 from pokerzoo.cli.benchmarks import markdown_table
 from pokerzoo.envs import canonical
 from pokerzoo.envs.batched import BATCHED_GAMES, make
@@ -38,17 +39,7 @@ from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", nargs="+", metavar="GAME", help="batched games to compile (default: all)")
-    parser.add_argument("--jobs", type=_jobs, default=1, help="processes sharing the games (default 1)")
-
-
-def _jobs(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs must be an integer in 1..64, got {text!r}") from None
-    if not 1 <= jobs <= 64:
-        raise argparse.ArgumentTypeError(f"--jobs must be an integer in 1..64, got {jobs}")
-    return jobs
+    parser.add_argument("--jobs", type=jobs, default=1, help="processes sharing the games (default 1)")
 
 
 def compile_game(name: str) -> dict:
