@@ -245,14 +245,19 @@ def _take_smallest(m, size, floor, sc):
 @kernel(inline=True)
 def _deal(params, st, m, start, size, sc):
     """The fast sampler: positions ``start .. start + size - 1`` of a partial Fisher–Yates shuffle of
-    ``sc.unseen[:m]`` (``rng.partial_shuffle`` of the ``rng.load``ed generator ``st``); returns the advanced
-    tuple and the cards' ``_code_of``. A uniformly random ordered sample, as the scalar sampler's, whatever
-    order earlier samples left ``sc.unseen`` in."""
+    ``sc.unseen[:m]``, in place, position ``a`` swapped with ``a + integers(m - a)`` of the generator ``st``
+    (a ``rng.load``ed tuple); returns the advanced tuple and the cards' ``_code_of``. A uniformly random
+    ordered sample, as the scalar sampler's, whatever order earlier samples left ``sc.unseen`` in.
+    ``rng.partial_shuffle``'s loop with the code summed on the way (one pass: this is the hot loop)."""
     unseen = sc.unseen
-    st = rng.partial_shuffle(st, unseen, m, start, start + size)
     code = 0
     for a in range(start, start + size):
-        code += params.card_code[unseen[a]]
+        st, j = rng.integers_of(st, m - a)
+        b = a + j
+        c = unseen[b]
+        unseen[b] = unseen[a]
+        unseen[a] = c
+        code += params.card_code[c]
     return st, code
 
 
