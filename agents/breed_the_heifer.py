@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerzoo.agents.base import Agent, random_legal
+from pokerzoo.agents.search_batched import BatchedPimcAgent
 from pokerzoo.envs.breed_the_heifer.game import LAST_STREET, UP_STREETS, HeiferView
 from pokerzoo.envs.breed_the_heifer.ranking import ranker
 from pokerzoo.envs.breed_the_heifer.wilds import WildTracker
@@ -148,5 +149,8 @@ SEARCH_ROLLOUT = "equity(simulations=20)"
 SEARCH_DEFAULTS = {
     "pimc": {"rollout": SEARCH_ROLLOUT, "budget": 90, "paired_rollouts": True},
     "ismcts": {"rollout": SEARCH_ROLLOUT, "iterations": 100},
+    # the same PIMC with its playouts in the batched engine (``agents/search_batched.py``): far more worlds
+    "pimc_batched": {"rollout": SEARCH_ROLLOUT, "budget": 90, "paired_rollouts": True},
 }
+SEARCH_CLASSES = {"pimc_batched": BatchedPimcAgent}
 AGENTS = {"calling_station": CallingStationAgent, "equity": EquityAgent}

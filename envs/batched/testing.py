@@ -29,6 +29,10 @@ rule test's script) and random ones after; a callable
 scalar env a copy). A failure raises ``AssertionError`` naming the game,
 options, row, seed, game number and step, and what differed.
 
+Loaded games (``envs/batched/loading.py``): ``differential_from_games`` loads
+scalar games, mid-hand or mid-episode, into batched rows and plays each row
+beside its game to the end of the episode with the same comparisons.
+
 For batched agents that match their scalar originals only in distribution
 (a faster sampler), ``largest_frequency_z`` compares two samples of one
 state's decisions and ``assert_same_decision_distribution`` checks many
@@ -47,7 +51,9 @@ import numpy as np
 from pokerzoo.envs.aec import make_raw_env
 from pokerzoo.envs.batched import kernel_class, make
 from pokerzoo.envs.batched.core import BatchedEnv, GameKernel
+from pokerzoo.envs.batched.loading import load_games
 from pokerzoo.envs.engine.cards import Chance
+from pokerzoo.envs.engine.game import Game
 
 ActionSource = None | Sequence[Sequence[int]] | Callable[[np.ndarray, np.ndarray, np.ndarray, int], np.ndarray]
 
@@ -151,6 +157,70 @@ def differential_play(
                 if env.row_generator_state(i) != expected_state:
                     raise AssertionError(f"{where}: after the game the row's generator differs from the scalar env's")
         report.steps += n
+    return report
+
+
+def differential_from_games(games: Sequence[Game], *, action_seed: int = 0, max_steps: int = 10_000) -> DifferentialReport:
+    """Load ``games`` (copies; the games are untouched) into the rows of a batched env with their options and
+    play every row beside its scalar game, uniformly random legal actions, to the end of the episode.
+
+    Right after loading and at every step the player to act, the mask and the
+    observation must agree (bitwise), and every step's rewards and end of
+    game; the rows' later hands draw from each game's own chance (loaded with
+    it), so a multi-hand episode is compared to its end. ``AssertionError``
+    naming the game, the row, the step and what differed.
+    """
+    if not games:
+        raise ValueError("differential_from_games: no games")
+    game_class = type(games[0])
+    config = dict(games[0].config)
+    n = len(games)
+    env = make(game_class.NAME, n, **config)
+    env.reset(seed=0)
+    raw_env = make_raw_env(game_class, f"{game_class.NAME}_v0")
+    scalars = []
+    for g in games:
+        scalar = raw_env(**config)
+        scalar.reset(seed=0)
+        copy = g.clone()
+        copy.chance = g.chance.copy()  # ``clone`` may share the chance; the copy draws the same future
+        copy.take_rewards()  # what it earned before the load is not part of the comparison
+        scalar.game = copy
+        scalar._obs_cache.clear()
+        scalar._sync()
+        scalars.append(scalar)
+    load_games(env, env.all_rows, [s.game for s in scalars])
+    agents = scalars[0].possible_agents
+    label = f"{game_class.NAME}_v0 {config} (loaded)"
+    report = DifferentialReport(games_per_row=[0] * n)
+    rng = np.random.default_rng(action_seed)
+    live = np.ones(n, dtype=bool)
+    step = 0
+    while live.any():
+        if step >= max_steps:
+            raise AssertionError(f"{label}: rows {np.flatnonzero(live)[:8].tolist()} still playing after {step} steps")
+        rows = np.flatnonzero(live)
+        for i in rows:
+            _compare_decision(scalars[i], env.obs[i], env.mask[i], int(env.current_player[i]), agents,
+                              f"{label}: row {i}, step {step}")  # fmt: skip
+        chosen = random_legal(rng, env.mask[rows])
+        _, _, rewards, done, info = env.step(chosen, rows=rows)
+        for k, i in enumerate(rows):
+            scalar = scalars[i]
+            scalar.step(int(chosen[k]))
+            where = f"{label}: row {i}, step {step}, action {chosen[k]}"
+            expected = np.array([scalar.rewards[a] for a in agents], dtype=np.float64)
+            if not np.array_equal(expected, rewards[i]):
+                raise AssertionError(f"{where}: rewards: scalar {expected}, batched {rewards[i]}")
+            over = scalar.game.is_over
+            if over != bool(done[i]) or (over and scalar.game.is_truncated != bool(info["truncated"][i])):
+                raise AssertionError(f"{where}: scalar is_over={over}, batched done={done[i]}")
+            report.steps += 1
+            if over:
+                live[i] = False
+                report.games += 1
+                report.games_per_row[i] = 1
+        step += 1
     return report
 
 

@@ -1,0 +1,165 @@
+"""A scalar ``BreedTheHeiferGame`` as one row of the batched kernel's state: load any game into any rows.
+
+Searches sample worlds with the scalar ``determinize`` and want to play them
+out by the thousand in the batched engine. ``load_games(env, rows, games)``
+writes game ``games[k // repeat]`` into row ``rows[k]`` of a batched Breed the
+Heifer env: every field of ``kernel.HeiferState`` from the game's
+``LimitBetting`` (stacks, bets, put in this hand, folded, who still has to act
+and who may still raise, the bet size, the highest bet, the bets made), its
+cards (each seat's in dealing order: down, down, up, up, up, up, down), the
+wild tracker, the shuffled stock and where the deal has reached in it, the
+hand of the episode, the button and the openers. The kernel then computes
+each seat's key with the current wild itself and writes the row's observation,
+mask and seat to act (``kernel_load.finish_loaded_rows``). From there the row
+plays exactly the game the scalar one plays under the same actions:
+``tests/envs/breed_the_heifer/test_kernel_state.py`` checks it step by step
+with the differential kit's comparisons, over every option, mid-hand and
+mid-episode.
+
+Chance: with ``chance=True`` (default) the row's coming shuffles (the next
+hands of a multi-hand episode) draw from the game's own ``Chance`` (a
+``ScriptedChance``'s remaining script included), injected like
+``reset(options={"chance": ...})``: when the episode ends, the row's own
+generator takes over again. With ``chance=False`` the rows keep their own
+generators, which is all a search to the end of the hand needs (and it spares
+making a sampled world's generator).
+
+Refused, with a ``ValueError`` naming the problem and nothing written: an env
+of another game or with other options (the first option that differs is
+named), a game that is over (no decision to load), rows out of range or
+repeated, a count of rows that does not match, a chance that is not PCG64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pokerzoo.envs.batched import chance as chance_lib
+from pokerzoo.envs.batched.core import BatchedEnv
+from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
+from pokerzoo.envs.breed_the_heifer.kernel import MAX_CARDS, HeiferKernel
+from pokerzoo.envs.breed_the_heifer.kernel_load import finish_loaded_rows
+
+# the per-row fields written from a game (``key`` is computed by the kernel after loading)
+FIELDS = (
+    "hand", "dealer", "street", "opener", "sixth", "to_act", "live", "bet_size", "current_bet", "complete",
+    "stacks", "start_stacks", "committed", "bets", "folded", "needs", "can_raise", "cards", "ncards",
+    "player_ranks", "table_ranks", "wild", "pending", "stock", "next_card",
+)  # fmt: skip
+
+
+def check_loadable(env: BatchedEnv, game: BreedTheHeiferGame) -> None:
+    """ValueError unless ``game`` can be loaded into ``env``: the same game, the same options, a decision waiting."""
+    if not isinstance(env.kernel, HeiferKernel):
+        raise ValueError(f"load_games: a Breed the Heifer game goes into a batched breed_the_heifer env, not {env.name}")
+    if not isinstance(game, BreedTheHeiferGame):
+        raise ValueError(f"load_games: expected a BreedTheHeiferGame, got {type(game).__name__}")
+    for key, value in env.config.items():
+        if game.config.get(key) != value:
+            raise ValueError(
+                f"load_games: option {key}={game.config.get(key)!r} of the game differs from the env's "
+                f"{key}={value!r}; make the env with the game's options (batched.make(name, n, **game.config))"
+            )
+    if game.is_over:
+        raise ValueError("load_games: the game is over; only a game waiting for a decision can be loaded")
+    if game.betting.to_act is None:
+        raise ValueError("load_games: no seat is to act in the game (it is between decisions); nothing to load")
+
+
+def game_values(game: BreedTheHeiferGame) -> dict[str, np.ndarray]:
+    """One row's value of every field in ``FIELDS`` (arrays of the field's row shape), read from ``game``."""
+    b = game.betting
+    t = game.tracker
+    n = game.num_players
+    cards = np.zeros((n, MAX_CARDS), dtype=np.int8)
+    ncards = np.zeros(n, dtype=np.int64)
+    for p in range(n):
+        dealt = game.down[p][:2] + game.up[p] + game.down[p][2:]  # dealing order: down, down, up x4, down
+        cards[p, : len(dealt)] = dealt
+        ncards[p] = len(dealt)
+    return {
+        "hand": np.int64(game.hand_number),
+        "dealer": np.int64(game.dealer),
+        "street": np.int64(game.street),
+        "opener": np.int64(game.opener),
+        "sixth": np.int64(game.sixth_opener),
+        "to_act": np.int64(b.to_act),
+        "live": np.int64(b.folded.count(False)),
+        "bet_size": np.int64(b.bet_size),
+        "current_bet": np.int64(b.current_bet),
+        "complete": np.int64(b.complete_bets),
+        "stacks": np.array(b.stacks, dtype=np.int64),
+        "start_stacks": np.array(game.hand_start_stacks, dtype=np.int64),
+        "committed": np.array(b.committed, dtype=np.int64),
+        "bets": np.array(b.bets, dtype=np.int64),
+        "folded": np.array(b.folded, dtype=np.uint8),
+        "needs": np.array(b._needs_action, dtype=np.uint8),
+        "can_raise": np.array(b._can_raise, dtype=np.uint8),
+        "cards": cards,
+        "ncards": ncards,
+        "player_ranks": np.array(t.player_ranks, dtype=np.int64),
+        "table_ranks": np.int64(t.table_ranks),
+        "wild": np.int64(t.wild),
+        "pending": np.uint8(t.pending),
+        "stock": np.array(game.stock, dtype=np.int8),
+        "next_card": np.int64(game.next_card),
+    }
+
+
+def _rows(env: BatchedEnv, rows: Sequence[int] | np.ndarray, count: int) -> np.ndarray:
+    r = np.asarray(rows)
+    if r.ndim != 1 or not (np.issubdtype(r.dtype, np.integer) or r.size == 0):
+        raise ValueError(f"load_games: rows must be a 1-d array of row indices, got {r.dtype}{list(r.shape)}")
+    r = r.astype(np.int64)
+    if r.size != count:
+        raise ValueError(f"load_games: {r.size} rows for {count} (games x repeat) loads")
+    if r.size and (r.min() < 0 or r.max() >= env.num_envs):
+        bad = int(r[(r < 0) | (r >= env.num_envs)][0])
+        raise ValueError(f"load_games: row {bad} is not in 0..{env.num_envs - 1}")
+    if np.unique(r).size != r.size:
+        raise ValueError("load_games: a row is listed more than once")
+    return r
+
+
+def load_games(
+    env: BatchedEnv,
+    rows: Sequence[int] | np.ndarray,
+    games: Sequence[BreedTheHeiferGame],
+    *,
+    repeat: int = 1,
+    chance: bool = True,
+) -> None:
+    """Row ``rows[k]`` of ``env`` becomes game ``games[k // repeat]`` (module docstring); the games are untouched."""
+    if isinstance(repeat, bool) or not isinstance(repeat, int | np.integer) or repeat < 1:
+        raise ValueError(f"load_games: repeat={repeat!r}: expected an int >= 1")
+    games = list(games)
+    idx = _rows(env, rows, len(games) * int(repeat))
+    for game in games:
+        check_loadable(env, game)
+    if chance:
+        for game in games:
+            if game.chance.rng.bit_generator.state.get("bit_generator") != "PCG64":
+                raise ValueError("load_games: the game's chance draws from a generator other than PCG64")
+    if not games:
+        return
+    if not env._started:  # a fresh env: give every row a game and a generator first, as reset() does
+        env.reset()
+    values = [game_values(g) for g in games]
+    state = env.state
+    for name in FIELDS:
+        stacked = np.stack([v[name] for v in values])
+        getattr(state, name)[idx] = np.repeat(stacked, repeat, axis=0) if repeat > 1 else stacked
+    if chance:
+        for k, row in enumerate(idx.tolist()):
+            env.chance = chance_lib.inject(env.chance, row, games[k // repeat].chance)
+    finish_loaded_rows(state, env.kernel.params, idx, env.out)
+
+
+def unit_index(env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
+    """``BreedTheHeiferGame.unit_index`` of each row: the hand of the episode under way."""
+    return env.state.hand[rows]
+
+
+__all__ = ["FIELDS", "check_loadable", "game_values", "load_games", "unit_index"]
