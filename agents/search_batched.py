@@ -22,7 +22,9 @@ of the searching seat's rewards over its steps.
 arguments); ``sampler``: passed to a port that has samplers (Heifer's equity:
 ``fast``, the default, or ``scalar``). ``paired_rollouts``: the rows of one
 world start the rollout agent's generators alike, from the seed the scalar
-``PimcAgent`` would draw for that world. With ``sampler=scalar`` the port makes
+``PimcAgent`` would draw for that world (it costs a generator per row and
+decision); unpaired, every row's generator runs on from one decision to the
+next (seeded with the agent). With ``sampler=scalar`` the port makes
 the scalar agent's very draws, so ``pimc_batched(sampler=scalar)`` returns the
 values, and makes the choices, of ``pimc`` with the same seed, exactly
 (``tests/agents/test_search_batched.py``); the fast sampler decides with the
@@ -90,8 +92,16 @@ class BatchedPimcAgent(PimcAgent):
             seed, budget=budget, bid_budget=bid_budget, min_samples=min_samples, rollout=rollout,
             paired_rollouts=paired_rollouts,
         )  # fmt: skip
-        self._engines: dict[tuple, tuple[BatchedEnv, object]] = {}
         self.last_rows = 0
+
+    def seed(self, seed: int | None) -> None:
+        """``PimcAgent.seed``; unpaired, the rollout ports restart their rows' generators from the same seed."""
+        self._engines: dict[tuple, tuple[BatchedEnv, object]] = getattr(self, "_engines", {})
+        super().seed(seed)
+        theirs = np.random.SeedSequence(seed).spawn(2)[1]
+        self._rollout_seed = int(theirs.generate_state(1, np.uint64)[0] >> 1)
+        for _, port in self._engines.values():
+            port.seed(self._rollout_seed)
 
     # ------------------------------------------------------------------ the batched rollout agent
     def _port(self, game: Game):
@@ -121,7 +131,9 @@ class BatchedPimcAgent(PimcAgent):
             loading.loader(game.NAME)  # a clear error for a game whose kernel cannot load a game
             env = batched.make(game.NAME, num_envs=rows, copy=False, **game.config)
             env.reset(seed=0)
-            found = self._engines[key] = (env, self._port(game))
+            port = self._port(game)
+            port.seed(self._rollout_seed)
+            found = self._engines[key] = (env, port)
         return found
 
     # ------------------------------------------------------------------ PIMC
@@ -138,10 +150,8 @@ class BatchedPimcAgent(PimcAgent):
         env, port = self._engine(game, rows_count)
         rows = env.all_rows
         loading.load_games(env, rows, worlds, repeat=c, chance=False)
-        if self.paired_rollouts:
+        if self.paired_rollouts:  # else the rows' generators run on from decision to decision
             port.seed([s for s in seeds for _ in range(c)])
-        else:
-            port.seed([int(s) for s in self.rng.integers(2**63 - 1, size=rows_count)])
         unit = loading.unit_index(env, rows).copy()
         _, _, rewards, done, _ = env.step(np.tile(np.asarray(candidates, dtype=np.int64), worlds_count))
         total = rewards[:, me].copy()

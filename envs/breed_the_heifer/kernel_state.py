@@ -68,44 +68,31 @@ def check_loadable(env: BatchedEnv, game: BreedTheHeiferGame) -> None:
         raise ValueError("load_games: no seat is to act in the game (it is between decisions); nothing to load")
 
 
-def game_values(game: BreedTheHeiferGame) -> dict[str, np.ndarray]:
-    """One row's value of every field in ``FIELDS`` (arrays of the field's row shape), read from ``game``."""
+DTYPES = {"folded": np.uint8, "needs": np.uint8, "can_raise": np.uint8, "pending": np.uint8, "cards": np.int8,
+          "stock": np.int8}  # fmt: skip
+
+
+def game_values(game: BreedTheHeiferGame) -> tuple:
+    """One row's value of every field in ``FIELDS``, in that order (ints and lists), read from ``game``."""
     b = game.betting
     t = game.tracker
-    n = game.num_players
-    cards = np.zeros((n, MAX_CARDS), dtype=np.int8)
-    ncards = np.zeros(n, dtype=np.int64)
-    for p in range(n):
-        dealt = game.down[p][:2] + game.up[p] + game.down[p][2:]  # dealing order: down, down, up x4, down
-        cards[p, : len(dealt)] = dealt
-        ncards[p] = len(dealt)
-    return {
-        "hand": np.int64(game.hand_number),
-        "dealer": np.int64(game.dealer),
-        "street": np.int64(game.street),
-        "opener": np.int64(game.opener),
-        "sixth": np.int64(game.sixth_opener),
-        "to_act": np.int64(b.to_act),
-        "live": np.int64(b.folded.count(False)),
-        "bet_size": np.int64(b.bet_size),
-        "current_bet": np.int64(b.current_bet),
-        "complete": np.int64(b.complete_bets),
-        "stacks": np.array(b.stacks, dtype=np.int64),
-        "start_stacks": np.array(game.hand_start_stacks, dtype=np.int64),
-        "committed": np.array(b.committed, dtype=np.int64),
-        "bets": np.array(b.bets, dtype=np.int64),
-        "folded": np.array(b.folded, dtype=np.uint8),
-        "needs": np.array(b._needs_action, dtype=np.uint8),
-        "can_raise": np.array(b._can_raise, dtype=np.uint8),
-        "cards": cards,
-        "ncards": ncards,
-        "player_ranks": np.array(t.player_ranks, dtype=np.int64),
-        "table_ranks": np.int64(t.table_ranks),
-        "wild": np.int64(t.wild),
-        "pending": np.uint8(t.pending),
-        "stock": np.array(game.stock, dtype=np.int8),
-        "next_card": np.int64(game.next_card),
-    }
+    cards, ncards = [], []
+    for down, up in zip(game.down, game.up, strict=True):
+        dealt = down[:2] + up + down[2:]  # dealing order: down, down, up x4, down
+        ncards.append(len(dealt))
+        cards.append(dealt + [0] * (MAX_CARDS - len(dealt)))
+    return (
+        game.hand_number, game.dealer, game.street, game.opener, game.sixth_opener, b.to_act,
+        b.folded.count(False), b.bet_size, b.current_bet, b.complete_bets, b.stacks, game.hand_start_stacks,
+        b.committed, b.bets, b.folded, b._needs_action, b._can_raise, cards, ncards, t.player_ranks,
+        t.table_ranks, t.wild, t.pending, game.stock, game.next_card,
+    )  # fmt: skip
+
+
+def field_arrays(games: Sequence[BreedTheHeiferGame]) -> dict[str, np.ndarray]:
+    """Every field of ``FIELDS`` for the games, one row per game, in the state's dtypes."""
+    columns = zip(*(game_values(g) for g in games), strict=True)
+    return {name: np.array(column, dtype=DTYPES.get(name, np.int64)) for name, column in zip(FIELDS, columns)}
 
 
 def _rows(env: BatchedEnv, rows: Sequence[int] | np.ndarray, count: int) -> np.ndarray:
@@ -146,11 +133,9 @@ def load_games(
         return
     if not env._started:  # a fresh env: give every row a game and a generator first, as reset() does
         env.reset()
-    values = [game_values(g) for g in games]
     state = env.state
-    for name in FIELDS:
-        stacked = np.stack([v[name] for v in values])
-        getattr(state, name)[idx] = np.repeat(stacked, repeat, axis=0) if repeat > 1 else stacked
+    for name, values in field_arrays(games).items():
+        getattr(state, name)[idx] = np.repeat(values, repeat, axis=0) if repeat > 1 else values
     if chance:
         for k, row in enumerate(idx.tolist()):
             env.chance = chance_lib.inject(env.chance, row, games[k // repeat].chance)
@@ -162,4 +147,4 @@ def unit_index(env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
     return env.state.hand[rows]
 
 
-__all__ = ["FIELDS", "check_loadable", "game_values", "load_games", "unit_index"]
+__all__ = ["FIELDS", "check_loadable", "field_arrays", "game_values", "load_games", "unit_index"]
