@@ -7,7 +7,9 @@ Four tables, every figure measured in this one run (machines are noisy: compare 
 1. ``clone`` and ``determinize`` per game in µs, next to ``copy.deepcopy`` (what every
    game's clone was before search needed it fast) on the same mid-game states;
 2. PIMC playouts/s (determinise, clone, apply, roll out to the horizon) and ISMCTS
-   iterations/s, with random rollouts and with the game's default rollout policy;
+   iterations/s, with random rollouts and with the game's default rollout policy; for the
+   games whose batched kernel loads a scalar game (``envs/batched/loading.py``), also the
+   playouts/s of ``pimc_batched`` (1,024 playouts a decision, batched, default rollout only);
 3. decisions/s of the search agents documented on the game pages, seated in seat 0
    against the game's best scripted baseline (every decision of the seat, and the
    searched ones: those with more than one candidate);
@@ -34,6 +36,7 @@ from pokerzoo.agents.base import CompositeAgent
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.agents.search import IsmctsAgent, PimcAgent
 from pokerzoo.envs import game_class
+from pokerzoo.envs.batched.loading import LOADERS
 
 # The table each game is measured at, its best scripted baseline and the search agents on its page.
 GAMES = {
@@ -55,7 +58,7 @@ GAMES = {
     "breed_the_heifer_v0": {
         "config": {"num_players": 2},
         "baseline": "equity",
-        "agents": ["pimc", "pimc(budget=180)"],
+        "agents": ["pimc", "pimc(budget=180)", "pimc_batched", "pimc_batched(budget=900)", "pimc_batched(budget=1800)"],
     },
 }
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -123,14 +126,39 @@ def playout_rates(name: str, states: list, rollout: str, seconds: float, clock) 
                 done += agent.last_iterations
             spent += clock() - start
         out[label] = done / spent
+    if name in LOADERS and rollout != "random":  # the batched playouts need a batched port of the rollout agent
+        out["pimc_batched playouts/s"] = batched_playout_rate(name, states, rollout, seconds, clock)
     return out
 
 
+def batched_playout_rate(name: str, states: list, rollout: str, seconds: float, clock, budget: int = 1024) -> float:
+    """Playouts/s of ``pimc_batched`` with ``budget`` playouts a decision (one batch of worlds x candidates)."""
+    agent = make_agent(name, f"pimc_batched(budget={budget}, min_samples=1, rollout={rollout})", seed=0)
+    first = states[0]
+    agent.act(first.view(first.current_player), first.legal_mask(), first)  # loads (or compiles) the kernels
+    done, spent, i = 0, 0.0, 0
+    while spent < seconds:
+        g = states[i % len(states)]
+        i += 1
+        view, mask = g.view(g.current_player), g.legal_mask()
+        candidates = np.flatnonzero(mask).tolist()
+        start = clock()
+        agent.values(g, view.player, candidates, budget)
+        spent += clock() - start
+        done += agent.last_rows
+    return done / spent
+
+
 def decision_rates(name: str, config: dict, baseline: str, spec: str, seconds: float, clock) -> dict[str, float]:
-    """decisions/s of ``spec`` in seat 0 against the baseline: all its decisions, and the searched ones."""
+    """decisions/s of ``spec`` in seat 0 against the baseline: all its decisions, and the searched ones.
+
+    One decision is made before timing: a batched search loads (or compiles) its kernels at its first.
+    """
     cls = game_class(name)
     agent = make_agent(name, spec, seed=0)
     other = make_agent(name, baseline, seed=1)
+    warm = decision_states(name, config, baseline, 1, seed=10_000)[0]
+    agent.act(warm.view(warm.current_player), warm.legal_mask(), warm)
     counts = {"all": [0, 0.0], "searched": [0, 0.0]}
     seed = 0
     while counts["all"][1] < seconds:
@@ -183,6 +211,10 @@ def openspiel_reference(seconds: float, clock) -> float | None:
     return done / spent
 
 
+def _rate(value: float | None) -> str:
+    return "" if value is None else f"{value:,.0f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="per measurement (default 5)")
@@ -225,15 +257,16 @@ def main() -> None:
             }
         bar.update(2)
     print(f"\nper {args.clock} second, {args.seconds:g} s per measurement\n")
-    print("| game | clone µs | deepcopy µs | determinize µs | rollout | PIMC playouts/s | ISMCTS iterations/s |")
-    print("|---|---|---|---|---|---|---|")
+    print("| game | clone µs | deepcopy µs | determinize µs | rollout | PIMC playouts/s | ISMCTS iterations/s "
+          "| batched PIMC playouts/s |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
     for name, row in results["games"].items():
         c = row["copies_us"]
         for i, (rollout, rates) in enumerate(row["rollouts"].items()):
             copies = f"{c['clone']:.1f} | {c['deepcopy']:.1f} | {c['determinize']:.1f}" if i == 0 else " | | "
             print(
                 f"| {name if i == 0 else ''} | {copies} | {rollout} | {rates['pimc playouts/s']:,.0f} | "
-                f"{rates['ismcts iterations/s']:,.0f} |"
+                f"{rates['ismcts iterations/s']:,.0f} | {_rate(rates.get('pimc_batched playouts/s'))} |"
             )
     print("\n| game | agent (seat 0, baseline elsewhere) | decisions/s | searched decisions/s |")
     print("|---|---|---|---|")

@@ -160,7 +160,9 @@ def differential_play(
     return report
 
 
-def differential_from_games(games: Sequence[Game], *, action_seed: int = 0, max_steps: int = 10_000) -> DifferentialReport:
+def differential_from_games(
+    games: Sequence[Game], *, action_seed: int = 0, max_steps: int = 10_000
+) -> DifferentialReport:
     """Load ``games`` (copies; the games are untouched) into the rows of a batched env with their options and
     play every row beside its scalar game, uniformly random legal actions, to the end of the episode.
 

@@ -53,7 +53,9 @@ FIELDS = (
 def check_loadable(env: BatchedEnv, game: BreedTheHeiferGame) -> None:
     """ValueError unless ``game`` can be loaded into ``env``: the same game, the same options, a decision waiting."""
     if not isinstance(env.kernel, HeiferKernel):
-        raise ValueError(f"load_games: a Breed the Heifer game goes into a batched breed_the_heifer env, not {env.name}")
+        raise ValueError(
+            f"load_games: a Breed the Heifer game goes into a batched breed_the_heifer env, not {env.name}"
+        )
     if not isinstance(game, BreedTheHeiferGame):
         raise ValueError(f"load_games: expected a BreedTheHeiferGame, got {type(game).__name__}")
     for key, value in env.config.items():
