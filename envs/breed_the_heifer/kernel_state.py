@@ -41,6 +41,7 @@ from pokerzoo.envs.batched.core import BatchedEnv
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import MAX_CARDS, HeiferKernel
 from pokerzoo.envs.breed_the_heifer.kernel_load import finish_loaded_rows
+from pokerzoo.envs.engine.cards import Chance
 
 # the per-row fields written from a game (``key`` is computed by the kernel after loading)
 FIELDS = (
@@ -129,6 +130,8 @@ def load_games(
         check_loadable(env, game)
     if chance:
         for game in games:
+            if not isinstance(game.chance, Chance):
+                raise ValueError(f"load_games: the game's chance is a {type(game.chance).__name__}, not a Chance")
             if game.chance.rng.bit_generator.state.get("bit_generator") != "PCG64":
                 raise ValueError("load_games: the game's chance draws from a generator other than PCG64")
     if not games:

@@ -125,3 +125,14 @@ def test_bad_rollouts_and_samplers_are_named_at_the_first_decision():
     agent = make_agent(GAME, "pimc_batched(sampler=exact)")
     with pytest.raises(ValueError, match="sampler='exact': expected one of scalar, fast"):
         agent.act(view, mask, g)
+
+
+def test_it_reads_no_hidden_card():
+    """Two games with the same view and other hidden cards: the same values and choice, seeded alike."""
+    for g in decision_states({"num_players": 3}, 4, seed=6):
+        me = g.current_player
+        other = g.determinize(me, np.random.default_rng(99))  # the same view, the hidden cards re-dealt
+        assert other.view(me) == g.view(me) and other.down != g.down
+        a, b = make_agent(GAME, "pimc_batched(budget=30)", seed=4), make_agent(GAME, "pimc_batched(budget=30)", seed=4)
+        assert a.act(g.view(me), g.legal_mask(), g) == b.act(other.view(me), other.legal_mask(), other)
+        assert a.decision_details() == b.decision_details()

@@ -25,7 +25,7 @@ def play(game: BreedTheHeiferGame, seats) -> np.ndarray:
 
 
 def test_registry_offers_random_calling_station_and_equity():
-    assert agent_names("breed_the_heifer") == ["random", "calling_station", "equity", "pimc", "ismcts"]
+    assert agent_names("breed_the_heifer") == ["random", "calling_station", "equity", "pimc", "ismcts", "pimc_batched"]
     composite = make_agent("breed_the_heifer", "equity+calling_station", seed=1)
     # Every decision is a betting decision, so the composite's bidder plays them all.
     g = BreedTheHeiferGame(seed=0, num_players=3)
