@@ -54,7 +54,7 @@ MAX_ROWS = 1_000_000
 
 
 def _parse_spec(text: str) -> tuple[str, dict]:
-    from pokerzoo.agents.registry import parse_call  # deferred: the registry imports this module's agent
+    from pokerzoo.agents.registry import parse_call  # Deferred: the registry imports this module's agent
 
     return parse_call(text)
 
