@@ -54,7 +54,8 @@ MAX_ROWS = 1_000_000
 
 
 def _parse_spec(text: str) -> tuple[str, dict]:
-    from pokerzoo.agents.registry import parse_call  # Deferred: the registry imports this module's agent
+    # Deferred: the registry imports this module's agent (through the Heifer agents module), a cycle at the top
+    from pokerzoo.agents.registry import parse_call
 
     return parse_call(text)
 
