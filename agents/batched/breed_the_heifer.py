@@ -69,6 +69,7 @@ from pokerzoo.envs.breed_the_heifer.kernel_hands import (
     add_cards,
     category_of_words,
     heifer_key,
+    key_in_category,
     key_of_words,
 )
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, NUM_ACTIONS, RAISE
@@ -343,7 +344,8 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
     words made once per decision), the simulation's wild rank taken out when
     scoring; an opponent whose category (``category_of_words``) differs from
     the agent's wins or loses by it, and only equal categories compare full
-    keys (``key_of_words``, the scalar ranker's keys). After each simulation,
+    keys (``key_in_category``: the scalar ranker's keys, built for the category
+    alone, which skips the tests of the categories above it). After each simulation,
     with ``low`` the sum of pot shares if every simulation left loses and
     ``high`` if every one wins (each widened by ``SUM_ROUNDING``), the loop
     stops once no threshold times ``simulations`` lies in ``(low, high]``:
@@ -445,8 +447,10 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
                 beaten = True
                 break
             if best < 0:
-                best = key_of_words(params.straight_top, my_counts, my_suits, my_w, my_size, params.double_ace_flush)
-            key = key_of_words(params.straight_top, counts, suits, w, their_size, params.double_ace_flush)
+                best = key_in_category(
+                    params.straight_top, my_counts, my_suits, my_w, my_size, params.double_ace_flush, category
+                )
+            key = key_in_category(params.straight_top, counts, suits, w, their_size, params.double_ace_flush, category)
             if key > best:
                 beaten = True
                 break
