@@ -234,7 +234,7 @@ def key_in_category(straight_top, counts, suits, w, n, double_ace_flush, categor
     built. A flush or straight flush is the best of the suits' flush keys (every suit-blind key is of a lower
     category); any other category is ``_nonflush_key``'s from that category down (no flush key reaches it, and
     the tests above it would fail). The equity agent's fast sampler compares hands of equal category by it."""
-    if category == FLUSH or category == STRAIGHT_FLUSH:
+    if category in (FLUSH, STRAIGHT_FLUSH):
         best = np.int64(-1)
         for s in range(4):
             bits = (suits >> (SUIT_SHIFT * s)) & RANK_BITS
