@@ -48,7 +48,7 @@ import numba
 import numpy as np
 
 from pokerzoo.agents.mexican_poker import MexicanHeuristicAgent
-from pokerzoo.envs.batched import rng
+from pokerzoo.envs.batched import rng, seeding
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
 from pokerzoo.envs.engine.hands.exact import (
@@ -844,12 +844,7 @@ class HeuristicOpponent:
     def generators(self, num_envs: int) -> np.ndarray:
         """The words of every (row, seat) generator, row-major (``row * 7 + seat``); made on first use."""
         if self._words is None or self._words.shape[0] != num_envs * SEATS:
-            words = np.zeros((num_envs * SEATS, rng.WORDS), dtype=np.uint64)
-            for row in range(num_envs):
-                for seat in range(SEATS):
-                    state = row_generator(self._seed, row, seat).bit_generator.state
-                    words[row * SEATS + seat] = rng.words_from_state(state)
-            self._words = words
+            self._words = seeding.row_seat_words(self._seed, num_envs, SEATS)  # row_generator's, all at once
         return self._words
 
     def _scratch_for(self, chunks: int) -> Scratch:

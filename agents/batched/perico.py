@@ -50,7 +50,7 @@ import numba
 import numpy as np
 
 from pokerzoo.agents.perico import ACE, PericoHeuristicAgent, strength_table
-from pokerzoo.envs.batched import rng
+from pokerzoo.envs.batched import rng, seeding
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
 from pokerzoo.envs.engine.cards import NUM_CARD_IDS
@@ -647,13 +647,7 @@ class HeuristicOpponent:
     def generators(self, num_envs: int) -> np.ndarray:
         """The (row, seat) generators as ``rng`` words, ``[num_envs * 6, 6]`` (row-major), made on first use."""
         if self._words is None or self._words.shape[0] != num_envs * MAX_PLAYERS:
-            self._words = np.stack(
-                [
-                    rng.words_from_state(np.random.default_rng([self._seed, r, p]).bit_generator.state)
-                    for r in range(num_envs)
-                    for p in range(MAX_PLAYERS)
-                ]
-            )
+            self._words = seeding.row_seat_words(self._seed, num_envs, MAX_PLAYERS)
         return self._words
 
     def scalar_twin(self, row: int, seat: int) -> PericoHeuristicAgent:
