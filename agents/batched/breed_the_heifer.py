@@ -29,7 +29,7 @@ samplers, chosen by ``sampler``:
   ``decide`` on the final sum as the full run would compute it. Then
   ``last_equity`` is the mean of the simulations run
   (``last_simulations``: how many; 0 and NaN where the equity decides
-  nothing, such as a check with no bet allowed). About 2.8x the scalar
+  nothing, such as a check with no bet allowed). About 3x the scalar
   sampler's decisions per CPU second on the benchmark's states.
 
 What keeps the scalar sampler the same:
