@@ -8,9 +8,10 @@ import pytest
 
 from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import shipped_policies
-from pokerzoo.envs.batched.opponents import PolicyOpponent, RandomOpponent
+from pokerzoo.envs.batched.opponents import RandomOpponent
 from pokerzoo.training.config import LEAGUE
 from pokerzoo.training.policy_export import save_policy
+from pokerzoo.training.selfplay.frozen import FrozenPolicy
 from pokerzoo.training.selfplay.league import League, member_opponent
 from pokerzoo.training.selfplay.network import ActorCritic
 
@@ -24,7 +25,7 @@ def league(**settings) -> League:
 def test_weights_are_alphastars_hard_pfsp_of_the_estimated_win_rates():
     lg = league(scripted=["random", "ppo"])
     random_, ppo = lg.active()
-    assert isinstance(random_.opponent, RandomOpponent) and isinstance(ppo.opponent, PolicyOpponent)
+    assert isinstance(random_.opponent, RandomOpponent) and isinstance(ppo.opponent, FrozenPolicy)
     np.testing.assert_allclose(lg.weights(), [0.5, 0.5])  # nothing known: p = 1/2 for both
     lg.record(np.array([random_.id] * 8 + [ppo.id] * 8), np.array([1.0] * 8 + [0.0, 0.5] + [0.0] * 6))
     p = np.array([(8 + 1) / (8 + 2), (0.5 + 1) / (8 + 2)])
@@ -73,7 +74,7 @@ def test_state_round_trip_rebuilds_every_member():
     again = league(scripted=[])
     again.load_state_dict(lg.state_dict())
     assert again.table() == lg.table() and again.next_id == lg.next_id
-    assert [type(m.opponent) for m in again.members.values()] == [RandomOpponent, PolicyOpponent, PolicyOpponent]
+    assert [type(m.opponent) for m in again.members.values()] == [RandomOpponent, FrozenPolicy, FrozenPolicy]
 
 
 def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
@@ -85,7 +86,7 @@ def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
         member_opponent(CARIBBEAN, {}, "policy:/nowhere/p.json")
     three = {"game": "high_card_v0", "options": {"num_players": 3}, "observation_size": 59, "num_actions": 2}
     path = save_policy(ActorCritic(59, 2, [4], "relu"), tmp_path / "p.json", three)
-    assert isinstance(member_opponent("high_card", {"num_players": 3}, f"policy:{path}"), PolicyOpponent)
+    assert isinstance(member_opponent("high_card", {"num_players": 3}, f"policy:{path}"), FrozenPolicy)
     with pytest.raises(ValueError, match="takes 59 observation entries and 2 actions; high_card_v0 with these"):
         member_opponent("high_card", {"num_players": 4}, f"policy:{path}")
 

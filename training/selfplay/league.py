@@ -8,8 +8,10 @@ Members are batched opponents (``act(env, rows)``, ``seed(seed)``;
   Heifer's ``equity``, ...), named as the scalar agents they port, with
   arguments as agent specs write them (``equity(sampler=fast)``);
 * frozen policies: snapshots of the learner (``add_snapshot``), shipped
-  policies (``ppo``) and ``policy:PATH``, each played by the numpy actor of its
-  policy file (``PolicyNet``: no torch per decision) on all its rows at once.
+  policies (``ppo``) and ``policy:PATH``, each played by the actor of its
+  policy file on all its rows at once, the way the learner's network runs
+  (``frozen.FrozenPolicy``: the first layer over the nonzero observation
+  entries, logits of the legal actions only).
 
 **Prioritised fictitious self-play** (AlphaStar's PFSP): the league keeps, per
 member, the learner's results against it over recent games (a game won counts
@@ -38,8 +40,8 @@ from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
 from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
-from pokerzoo.envs.batched.opponents import PolicyOpponent
 from pokerzoo.envs.registry import spec as game_spec
+from pokerzoo.training.selfplay.frozen import FrozenPolicy
 
 POLICY_PREFIX = "policy:"
 
@@ -71,8 +73,9 @@ def _scripted_member(game: str, member: str, name: str, cls: Any, kwargs: dict[s
         raise ValueError(f"{where}: {exc}") from None
 
 
-def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, deterministic: bool) -> PolicyOpponent:
-    """The numpy actor of policy file ``path`` as a batched opponent, checked against the game's sizes."""
+def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, deterministic: bool) -> FrozenPolicy:
+    """The actor of policy file ``path`` as a batched opponent (the learner's fast path: ``frozen.py``), checked
+    against the game's sizes."""
     net = load_policy_net(path)
     probe = game_class(game)(seed=0, **options)
     if (net.observation_size, net.num_actions) != (probe.observation_size, probe.num_actions):
@@ -80,7 +83,7 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
             f"policy {path} takes {net.observation_size} observation entries and {net.num_actions} actions; "
             f"{game_spec(game).env_id} with these options has {probe.observation_size} and {probe.num_actions}"
         )
-    return PolicyOpponent(net, deterministic=deterministic)
+    return FrozenPolicy(net, deterministic=deterministic)
 
 
 @dataclass

@@ -143,10 +143,14 @@ def legal_logits(model: ActorCritic, obs: torch.Tensor | SparseRows, legal: Lega
     legal actions are used.
     """
     latent, values = model.latent(obs)
-    pairs = pair_logits(model.action_net, latent, legal)
+    return padded_table(pair_logits(model.action_net, latent, legal), legal), values
+
+
+def padded_table(pairs: torch.Tensor, legal: Legal) -> torch.Tensor:
+    """The pairs' values laid out ``[k, width]`` by decision and slot, ``MASKED_LOGIT`` in the padding."""
     table = torch.full((legal.count * legal.width,), MASKED_LOGIT, dtype=pairs.dtype)
     table = table.index_put((legal.flat,), pairs)
-    return table.view(legal.count, legal.width), values
+    return table.view(legal.count, legal.width)
 
 
 def log_probs(logits: torch.Tensor) -> torch.Tensor:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from pokerzoo.envs.batched import rng, seeding
 
 # ints where numpy's word split changes: 0 (one word 0), 32-bit edges, 64-bit edges, 128-bit seeds (prefix only)
-ELEMENT = st.one_of(st.integers(0, 40), st.sampled_from([2**32 - 1, 2**32, 2**63, 2**64 - 1]), st.integers(0, 2**64 - 1))
+EDGES = [2**32 - 1, 2**32, 2**63, 2**64 - 1]
+ELEMENT = st.one_of(st.integers(0, 40), st.sampled_from(EDGES), st.integers(0, 2**64 - 1))
 PREFIX = st.one_of(st.none(), ELEMENT, st.integers(0, 2**128 - 1))
 
 

@@ -1,0 +1,82 @@
+"""Frozen policies in the league (shipped policies, ``policy:PATH``, the learner's snapshots), run as the learner runs.
+
+A league game seats one member in every seat but the learner's, so in most
+rows most decisions are a member's; when that member is a policy file, its
+forward pass is most of the rollout. The generic ``PolicyOpponent`` (numpy,
+any policy kind) computes every logit of the game's whole action space for
+every observation entry, then masks them: in Mexican poker, 1,124 inputs and
+1,568 actions for a decision that reads about 50 nonzero entries and has
+about 4 legal actions, half of an iteration's CPU. ``FrozenPolicy`` runs the
+learner's fast path instead (``training/selfplay/sparse.py``: the first
+layer over the nonzero entries; ``legal.py``: the logits of the legal actions
+only), in torch, on the actor's layers of the file. The same policy: it
+plays the most likely legal action (``deterministic``) or samples one from
+the softmax over the legal actions (Gumbel-max, its own seeded generator).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from pokerzoo.agents.policy import PolicyNet
+from pokerzoo.envs.batched.core import BatchedEnv
+from pokerzoo.training.selfplay.legal import Legal, padded_table, pair_logits
+from pokerzoo.training.selfplay.sparse import SparseRows, apply_mlp
+
+# the activations a policy document may name, as torch modules with the numpy actor's parameters
+ACTIVATION_MODULES = {
+    "tanh": nn.Tanh,
+    "relu": nn.ReLU,
+    "leaky_relu": lambda: nn.LeakyReLU(0.01),
+    "elu": nn.ELU,
+    "identity": nn.Identity,
+}
+
+
+def _linear(weight: np.ndarray, bias: np.ndarray) -> nn.Linear:
+    """A float32 ``nn.Linear`` of a numpy actor's layer (``x @ weight + bias``, weight ``[in, out]``)."""
+    layer = nn.Linear(weight.shape[0], weight.shape[1])
+    with torch.no_grad():
+        layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(weight.T, dtype=np.float32)))
+        layer.bias.copy_(torch.from_numpy(np.asarray(bias, dtype=np.float32)))
+    layer.requires_grad_(False)
+    return layer
+
+
+class FrozenPolicy:
+    """A policy file's actor as a batched league member (``act(env, rows)``, ``seed``; module docstring)."""
+
+    def __init__(self, net: PolicyNet, *, deterministic: bool, seed: int | None = None):
+        *hidden, (weight, bias, last) = net.layers
+        if last != "identity":
+            raise ValueError(f"a policy's action layer has no activation; this one ends in {last!r}")
+        body: list[nn.Module] = []
+        for w, b, act in hidden:
+            if act not in ACTIVATION_MODULES:
+                raise ValueError(f"activation {act!r}: expected one of {', '.join(ACTIVATION_MODULES)}")
+            body += [_linear(w, b), ACTIVATION_MODULES[act]()]
+        self.body = nn.Sequential(*body)
+        self.head = _linear(weight, bias)
+        self.observation_size = net.observation_size
+        self.num_actions = net.num_actions
+        self.deterministic = deterministic
+        self.seed(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, Legal]:
+        """(the logits of the legal actions of ``rows``, ``[k, width]`` padded with ``MASKED_LOGIT``; their lists)."""
+        with torch.inference_mode():
+            legal = Legal.from_mask(mask, rows)
+            latent = apply_mlp(self.body, SparseRows.from_rows(obs, rows))
+            return padded_table(pair_logits(self.head, latent, legal), legal).numpy(), legal
+
+    def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
+        logits, legal = self.logits(env.obs, env.mask, rows)
+        if not self.deterministic:  # Gumbel-max: a sample of the softmax (the padding stays far below)
+            logits = logits + self._rng.gumbel(size=logits.shape).astype(np.float32)
+        slots = np.argmax(logits, axis=1)
+        return legal.table()[np.arange(slots.shape[0]), slots]
