@@ -123,38 +123,40 @@ def _book_key(category, book, m, counts, ge1, naturals, size, w):
 
 
 @kernel
-def _nonflush_key(straight_top, counts, present, naturals, w):
-    """``ranking.nonflush_key``: the best key of the categories that ignore suits (``present``: the rank set)."""
+def _nonflush_key(straight_top, counts, present, naturals, w, top):
+    """``ranking.nonflush_key``: the best key of the categories that ignore suits (``present``: the rank set),
+    trying them from ``top`` down (``FIVE_OF_A_KIND``: all of them; a hand's own category when it is known, which
+    skips the tests above it)."""
     b0 = counts & SPREAD_ONES
     b1 = (counts >> 1) & SPREAD_ONES
     b2 = (counts >> 2) & SPREAD_ONES
     ge1, ge2, ge3, ge4 = b0 | b1 | b2, b1 | b2, (b0 & b1) | b2, b2  # counts are 0..4
     size = min(5, naturals + w)
-    if size == 5:
+    if size == 5 and top >= FIVE_OF_A_KIND:
         m = _at_least(5 - w, ge1, ge2, ge3, ge4)
         if m:
             return _pack(FIVE_OF_A_KIND, _rank_of(m) + 1, 1)
-    if size >= 4:
+    if size >= 4 and top >= QUADS:
         m = _at_least(4 - w, ge1, ge2, ge3, ge4)
         if m:
             return _book_key(QUADS, 4, m, counts, ge1, naturals, size, w)
-    if size == 5:
+    if size == 5 and top >= STRAIGHT:
         threes = _at_least(3 - w, ge1, ge2, ge3, ge4)
-        while threes:
+        while threes and top >= FULL_HOUSE:
             a = _rank_of(threes)
             threes ^= np.int64(1) << (3 * a)
             rest = w - max(0, 3 - _count(counts, a))
             twos = _at_least(2 - rest, ge1, ge2, ge3, ge4) & ~(np.int64(7) << (3 * a))
             if twos:
                 return _pack(FULL_HOUSE, ((a + 1) << 4) | (_rank_of(twos) + 1), 2)
-        top = straight_top[w, present]
-        if top >= 0:
-            return _pack(STRAIGHT, np.int64(top) + 1, 1)
-    if size >= 3:
+        high = straight_top[w, present]
+        if high >= 0:
+            return _pack(STRAIGHT, np.int64(high) + 1, 1)
+    if size >= 3 and top >= TRIPS:
         m = _at_least(3 - w, ge1, ge2, ge3, ge4)
         if m:
             return _book_key(TRIPS, 3, m, counts, ge1, naturals, size, w)
-    if size >= 4:
+    if size >= 4 and top >= TWO_PAIR:
         firsts = _at_least(2 - w, ge1, ge2, ge3, ge4)
         while firsts:
             a = _rank_of(firsts)
@@ -170,7 +172,7 @@ def _nonflush_key(straight_top, counts, present, naturals, w):
                     ((a + 1) << 4) | (b + 1), 2, counts, ge1, naturals - ca - cb, ex, size - 4, w - na - max(0, 2 - cb)
                 )
                 return _pack(TWO_PAIR, nib, used)
-    if size >= 2:
+    if size >= 2 and top >= PAIR:
         m = _at_least(2 - w, ge1, ge2, ge3, ge4)
         if m:
             return _book_key(PAIR, 2, m, counts, ge1, naturals, size, w)
@@ -215,7 +217,7 @@ def _flush_key(straight_top, bits, w, double_ace_flush):
 def key_of_words(straight_top, counts, suits, w, n, double_ace_flush):
     """The key of a hand given by its words (module docstring): ``w`` wild cards among ``n``."""
     present = (suits | (suits >> SUIT_SHIFT) | (suits >> (2 * SUIT_SHIFT)) | (suits >> (3 * SUIT_SHIFT))) & RANK_BITS
-    best = _nonflush_key(straight_top, counts, present, n - w, w)
+    best = _nonflush_key(straight_top, counts, present, n - w, w, FIVE_OF_A_KIND)
     if n >= 5:
         for s in range(4):
             bits = (suits >> (SUIT_SHIFT * s)) & RANK_BITS
@@ -224,6 +226,23 @@ def key_of_words(straight_top, counts, suits, w, n, double_ace_flush):
                 if key > best:
                     best = key
     return best
+
+
+@kernel
+def key_in_category(straight_top, counts, suits, w, n, double_ace_flush, category):
+    """``key_of_words`` of a hand whose category is known (``category_of_words``): only that category's key is
+    built. A flush or straight flush is the best of the suits' flush keys (every suit-blind key is of a lower
+    category); any other category is ``_nonflush_key``'s from that category down (no flush key reaches it, and
+    the tests above it would fail). The equity agent's fast sampler compares hands of equal category by it."""
+    if category in (FLUSH, STRAIGHT_FLUSH):
+        best = np.int64(-1)
+        for s in range(4):
+            bits = (suits >> (SUIT_SHIFT * s)) & RANK_BITS
+            if bits and popcount(bits) + w >= 5:
+                best = max(best, _flush_key(straight_top, bits, w, double_ace_flush))
+        return best
+    present = (suits | (suits >> SUIT_SHIFT) | (suits >> (2 * SUIT_SHIFT)) | (suits >> (3 * SUIT_SHIFT))) & RANK_BITS
+    return _nonflush_key(straight_top, counts, present, n - w, w, category)
 
 
 @kernel(inline=True)

@@ -135,6 +135,10 @@ def test_seeds_give_each_row_the_scalar_agents_generator():
                 agent.act(game.view(game.current_player), game.legal_mask(), game)
             assert rng.state_from_words(opponent._words[row]) == agent.rng.bit_generator.state
     assert EquityOpponent(seed=None, simulations=1).act(env, env.all_rows).shape == (3,)
+    # seeds beyond one 64-bit key are seeded one by one, as numpy seeds them
+    words = EquityOpponent(seed=[2**64 - 1, 2**64, 2**70])._generators(3)
+    assert all(rng.state_from_words(w) == np.random.default_rng(s).bit_generator.state
+               for w, s in zip(words, (2**64 - 1, 2**64, 2**70)))  # fmt: skip
 
 
 def test_bad_arguments_are_refused():

@@ -24,7 +24,13 @@ from pokerzoo.envs.batched.testing import differential_play
 from pokerzoo.envs.breed_the_heifer import encoding
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import HeiferKernel
-from pokerzoo.envs.breed_the_heifer.kernel_hands import add_cards, category_of_words, heifer_key, straight_table
+from pokerzoo.envs.breed_the_heifer.kernel_hands import (
+    add_cards,
+    category_of_words,
+    heifer_key,
+    key_in_category,
+    straight_table,
+)
 from pokerzoo.envs.breed_the_heifer.ranking import CATEGORIES, ranker
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from pokerzoo.envs.engine.cards import ScriptedChance
@@ -170,14 +176,16 @@ def test_compiled_evaluator_matches_on_a_million_random_hands():
 
 
 @kernel
-def _categories(table, cards, sizes, wilds, out):
+def _categories(table, cards, sizes, wilds, out, keys, double_ace_flush):
+    """Each hand's ``category_of_words`` into ``out``, and its ``key_in_category`` of that category into ``keys``."""
     for r in range(cards.shape[0]):
         counts, suits, w = add_cards(cards[r], sizes[r], wilds[r], np.int64(0), np.int64(0), 0)
         out[r] = category_of_words(table, counts, suits, w, sizes[r])
+        keys[r] = key_in_category(table, counts, suits, w, sizes[r], double_ace_flush, out[r])
 
 
 @pytest.mark.parametrize("wild", [-1, 0, 5, 12])
-def test_the_branch_free_category_is_the_keys_category(wild):
+def test_the_branch_free_category_is_the_keys_category_and_builds_the_same_key(wild):
     hands = rank_classes(wild) + flush_classes(wild)
     others, other_wilds = random_hands(20_000, seed=3)
     hands, wilds = hands + others, [wild] * len(hands) + other_wilds
@@ -186,11 +194,15 @@ def test_the_branch_free_category_is_the_keys_category(wild):
         cards[r, : len(h)] = h
     sizes = np.array([len(h) for h in hands], dtype=np.int64)
     categories = np.empty(len(hands), dtype=np.int64)
-    _categories(straight_table(), cards, sizes, np.array(wilds, dtype=np.int64), categories)
+    category_keys = np.empty(len(hands), dtype=np.int64)
     for double_ace_flush in (False, True):
+        _categories(straight_table(), cards, sizes, np.array(wilds, dtype=np.int64), categories, category_keys,
+                    double_ace_flush)  # fmt: skip
         keys = compiled_keys(hands, wilds, double_ace_flush)
         bad = np.flatnonzero(categories != keys >> TIEBREAK_BITS)
         assert not bad.size, [(hands[b], wilds[b], categories[b], keys[b] >> TIEBREAK_BITS) for b in bad[:3]]
+        bad = np.flatnonzero(category_keys != keys)  # the key built for the known category is the full key
+        assert not bad.size, [(hands[b], wilds[b], hex(category_keys[b]), hex(keys[b])) for b in bad[:3]]
 
 
 # ---------------------------------------------------------------- the kernel's contract
