@@ -169,6 +169,16 @@ TOP = OptionSet(
     ),
     Option("torch_threads", 1, "torch threads of the learner process", kind=int, low=1, high=64),
     Option(
+        "kernel_threads",
+        1,
+        "engine batched: numba threads stepping the env's rows and deciding the batched scripted agents' rows "
+        "(1: the serial loops; more: the parallel ones, same games and decisions row for row; at most the "
+        "machine's cores)",
+        kind=int,
+        low=1,
+        high=256,
+    ),
+    Option(
         "reward_scale",
         1.0,
         "constant factor on the learner's rewards (logs stay in game units)",
@@ -382,7 +392,7 @@ PRETRAIN = OptionSet(
 SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "eval": EVAL, "pretrain": PRETRAIN}
 # What each engine does not use: a non-default value there is an error naming the engine that uses it.
 AEC_ONLY = ("workers", "vec_env", "opponents", "pretrain")
-BATCHED_ONLY = ("league",)
+BATCHED_ONLY = ("league", "kernel_threads")
 
 
 def _validate(options: OptionSet, given: Mapping, where: str) -> dict:

@@ -19,8 +19,10 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
+import torch
 import yaml
 
 from pokerzoo.agents.policy_file import read_policy
@@ -29,6 +31,7 @@ from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import load_config
 from pokerzoo.training.engines import make_trainer, resume_trainer
 from pokerzoo.training.selfplay import checkpoint as sp_ckpt
+from pokerzoo.training.selfplay.loop import SelfPlay
 from pokerzoo.training.selfplay.trainer import SelfPlayTrainer
 
 GAME, OPTIONS = "high_card_v0", {"num_players": 3}
@@ -317,3 +320,35 @@ def demo_args(config: Path):
 
     return argparse.Namespace(config=str(config), game="perico", timesteps=None, games=None, out="x", seed=0,
                               workers=1, progress=False)  # fmt: skip
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one numba thread on this machine")
+def test_kernel_threads_play_the_same_games_and_learn_the_same_weights():
+    """The parallel loops (env rows and the batched heuristic's rows on numba's threads) change nothing."""
+    runs = []
+    for threads in (1, 2):
+        changes = {"game": "raspisnoy_poker_v0", "options": {"schedule": "single"}, "n_envs": 1024,
+                   "kernel_threads": threads, "league__scripted": ["heuristic"], "eval__baselines": ["random"]}
+        cfg = load_config(tiny(**changes))
+        loop = SelfPlay({**cfg, "total_timesteps": 10**9})
+        assert loop.env.parallel == (threads > 1)
+        loop.start()
+        figures = [loop.iterate() for _ in range(2)]
+        runs.append((loop, [{k: v for k, v in f.items() if not k.startswith("time/")} for f in figures]))
+    (serial, a), (parallel, b) = runs
+    assert a == b
+    np.testing.assert_array_equal(serial.env.obs, parallel.env.obs)
+    for (name, x), (_, y) in zip(serial.model.state_dict().items(), parallel.model.state_dict().items(), strict=True):
+        assert torch.equal(x, y), name
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_more_kernel_threads_than_numba_has_are_named():
+    cfg = load_config(tiny(kernel_threads=numba.config.NUMBA_NUM_THREADS + 1))
+    with pytest.raises(ValueError, match=r"kernel_threads=\d+: numba has \d+ threads on this machine"):
+        SelfPlay(cfg)
+
+
+def test_kernel_threads_is_a_key_of_the_batched_engine():
+    with pytest.raises(ConfigError, match="kernel_threads is a key of engine batched; this config trains with engine"):
+        load_config({"game": "high_card", "engine": "aec", "kernel_threads": 2})

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import numba
 import numpy as np
 import torch
 
@@ -41,7 +42,15 @@ class SelfPlay:
     def __init__(self, cfg: Mapping[str, Any]):
         self.cfg = cfg
         p = cfg["ppo"]
-        self.env = batched.make(cfg["game"], cfg["n_envs"], **cfg["options"])
+        threads = cfg["kernel_threads"]
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(
+                f"kernel_threads={threads}: numba has {numba.config.NUMBA_NUM_THREADS} threads on this machine "
+                "(NUMBA_NUM_THREADS); give at most that many"
+            )
+        if threads > 1:  # the parallel loops run on numba's threads (process-wide, as torch's threads are)
+            numba.set_num_threads(threads)
+        self.env = batched.make(cfg["game"], cfg["n_envs"], parallel=threads > 1, **cfg["options"])
         env = self.env
         with torch.random.fork_rng():  # the network's initial weights depend on the seed alone
             torch.manual_seed(cfg["seed"])

@@ -333,6 +333,7 @@ class SelfPlayTrainer:
             "n_envs": cfg["n_envs"],
             "workers": 0,
             "torch_threads": cfg["torch_threads"],
+            "kernel_threads": cfg["kernel_threads"],
             "network": {"shared": shared, "pi": pi, "vf": vf, "activation": cfg["ppo"]["activation"]},
             "league": loop.league.table() if loop is not None and loop.env.num_players > 1 else [],
             "resumes": s["resumes"],
