@@ -24,6 +24,7 @@ import os
 import time
 from pathlib import Path
 
+import numba
 import torch
 from tqdm import tqdm
 
@@ -69,6 +70,7 @@ def measure(cfg: dict, threads: int, updates: int, bar: tqdm) -> dict:
     return {
         "game": cfg["game"],
         "threads": threads,
+        "kernel_threads": numba.get_num_threads() if loop.env.parallel else 1,
         "n_envs": cfg["n_envs"],
         "n_steps": cfg["ppo"]["n_steps"],
         "n_epochs": cfg["ppo"]["n_epochs"],
@@ -89,7 +91,8 @@ def measure(cfg: dict, threads: int, updates: int, bar: tqdm) -> dict:
 
 def markdown(rows: list[dict]) -> str:
     lines = [
-        "| game | network | rows x steps, epochs, minibatch | threads | decisions/s wall | decisions/s CPU | "
+        "| game | network | rows x steps, epochs, minibatch | threads (torch, kernels) | decisions/s wall | "
+        "decisions/s CPU | "
         "collection / update (CPU, decisions/s) | load avg |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -98,7 +101,7 @@ def markdown(rows: list[dict]) -> str:
         net = (f"shared {n['shared']} + " if n["shared"] else "") + f"pi {n['pi']} vf {n['vf']} {n['activation']}"
         lines.append(
             f"| {r['game']} | {net} | {r['n_envs']:,} x {r['n_steps']}, {r['n_epochs']}, {r['batch_size']:,} | "
-            f"{r['threads']} | {r['wall_per_s']:,.0f} | {r['cpu_per_s']:,.0f} | "
+            f"{r['threads']}, {r['kernel_threads']} | {r['wall_per_s']:,.0f} | {r['cpu_per_s']:,.0f} | "
             f"{r['collect_cpu_per_s']:,.0f} / {r['update_cpu_per_s']:,.0f} | {r['load_average']:.1f} |"
         )
     return "\n".join(lines) + "\n"

@@ -172,10 +172,10 @@ TOP = OptionSet(
         "kernel_threads",
         1,
         "engine batched: numba threads stepping the env's rows and deciding the batched scripted agents' rows "
-        "(1: the serial loops; more: the parallel ones, same games and decisions row for row; at most the "
-        "machine's cores)",
+        "(1: the serial loops; more: the parallel ones, same games and decisions row for row; 0: all of numba's "
+        "threads, one per core)",
         kind=int,
-        low=1,
+        low=0,
         high=256,
     ),
     Option(

@@ -42,7 +42,7 @@ class SelfPlay:
     def __init__(self, cfg: Mapping[str, Any]):
         self.cfg = cfg
         p = cfg["ppo"]
-        threads = cfg["kernel_threads"]
+        threads = cfg["kernel_threads"] or numba.config.NUMBA_NUM_THREADS  # 0: one per core
         if threads > numba.config.NUMBA_NUM_THREADS:
             raise ValueError(
                 f"kernel_threads={threads}: numba has {numba.config.NUMBA_NUM_THREADS} threads on this machine "
