@@ -352,3 +352,9 @@ def test_more_kernel_threads_than_numba_has_are_named():
 def test_kernel_threads_is_a_key_of_the_batched_engine():
     with pytest.raises(ConfigError, match="kernel_threads is a key of engine batched; this config trains with engine"):
         load_config({"game": "high_card", "engine": "aec", "kernel_threads": 2})
+
+
+def test_kernel_threads_zero_takes_every_numba_thread():
+    loop = SelfPlay(load_config(tiny(kernel_threads=0)))
+    assert loop.env.parallel == (numba.config.NUMBA_NUM_THREADS > 1)
+    assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
