@@ -36,12 +36,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pokerzoo.envs.batched import chance as chance_lib
+from pokerzoo.envs.batched import loading
 from pokerzoo.envs.batched.core import BatchedEnv
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import MAX_CARDS, HeiferKernel
 from pokerzoo.envs.breed_the_heifer.kernel_load import finish_loaded_rows
-from pokerzoo.envs.engine.cards import Chance
 
 # the per-row fields written from a game (``key`` is computed by the kernel after loading)
 FIELDS = (
@@ -59,14 +58,7 @@ def check_loadable(env: BatchedEnv, game: BreedTheHeiferGame) -> None:
         )
     if not isinstance(game, BreedTheHeiferGame):
         raise ValueError(f"load_games: expected a BreedTheHeiferGame, got {type(game).__name__}")
-    for key, value in env.config.items():
-        if game.config.get(key) != value:
-            raise ValueError(
-                f"load_games: option {key}={game.config.get(key)!r} of the game differs from the env's "
-                f"{key}={value!r}; make the env with the game's options (batched.make(name, n, **game.config))"
-            )
-    if game.is_over:
-        raise ValueError("load_games: the game is over; only a game waiting for a decision can be loaded")
+    loading.check_options(env, game)
     if game.betting.to_act is None:
         raise ValueError("load_games: no seat is to act in the game (it is between decisions); nothing to load")
 
@@ -94,23 +86,7 @@ def game_values(game: BreedTheHeiferGame) -> tuple:
 
 def field_arrays(games: Sequence[BreedTheHeiferGame]) -> dict[str, np.ndarray]:
     """Every field of ``FIELDS`` for the games, one row per game, in the state's dtypes."""
-    columns = zip(*(game_values(g) for g in games), strict=True)
-    return {name: np.array(column, dtype=DTYPES.get(name, np.int64)) for name, column in zip(FIELDS, columns)}
-
-
-def _rows(env: BatchedEnv, rows: Sequence[int] | np.ndarray, count: int) -> np.ndarray:
-    r = np.asarray(rows)
-    if r.ndim != 1 or not (np.issubdtype(r.dtype, np.integer) or r.size == 0):
-        raise ValueError(f"load_games: rows must be a 1-d array of row indices, got {r.dtype}{list(r.shape)}")
-    r = r.astype(np.int64)
-    if r.size != count:
-        raise ValueError(f"load_games: {r.size} rows for {count} (games x repeat) loads")
-    if r.size and (r.min() < 0 or r.max() >= env.num_envs):
-        bad = int(r[(r < 0) | (r >= env.num_envs)][0])
-        raise ValueError(f"load_games: row {bad} is not in 0..{env.num_envs - 1}")
-    if np.unique(r).size != r.size:
-        raise ValueError("load_games: a row is listed more than once")
-    return r
+    return loading.columns(games, game_values, FIELDS, DTYPES)
 
 
 def load_games(
@@ -122,29 +98,10 @@ def load_games(
     chance: bool = True,
 ) -> None:
     """Row ``rows[k]`` of ``env`` becomes game ``games[k // repeat]`` (module docstring); the games are untouched."""
-    if isinstance(repeat, bool) or not isinstance(repeat, int | np.integer) or repeat < 1:
-        raise ValueError(f"load_games: repeat={repeat!r}: expected an int >= 1")
-    games = list(games)
-    idx = _rows(env, rows, len(games) * int(repeat))
-    for game in games:
-        check_loadable(env, game)
-    if chance:
-        for game in games:
-            if not isinstance(game.chance, Chance):
-                raise ValueError(f"load_games: the game's chance is a {type(game.chance).__name__}, not a Chance")
-            if game.chance.rng.bit_generator.state.get("bit_generator") != "PCG64":
-                raise ValueError("load_games: the game's chance draws from a generator other than PCG64")
-    if not games:
-        return
-    if not env._started:  # a fresh env: give every row a game and a generator first, as reset() does
-        env.reset()
-    state = env.state
-    for name, values in field_arrays(games).items():
-        getattr(state, name)[idx] = np.repeat(values, repeat, axis=0) if repeat > 1 else values
-    if chance:
-        for k, row in enumerate(idx.tolist()):
-            env.chance = chance_lib.inject(env.chance, row, games[k // repeat].chance)
-    finish_loaded_rows(state, env.kernel.params, idx, env.out)
+    loading.write_rows(
+        env, rows, games, repeat=repeat, chance=chance, check=check_loadable, fields=field_arrays,
+        finish=finish_loaded_rows,
+    )  # fmt: skip
 
 
 def unit_index(env: BatchedEnv, rows: np.ndarray) -> np.ndarray:

@@ -169,7 +169,7 @@ def test_bad_loads_are_refused_and_nothing_is_written():
     with pytest.raises(ValueError, match="repeat=0"):
         kernel_state.load_games(env, [0], games[:1], repeat=0)
     with pytest.raises(ValueError, match="cannot load a scalar game yet"):
-        loading.loader("perico")
+        loading.loader("raspisnoy_poker")
 
 
 @pytest.mark.slow
