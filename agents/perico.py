@@ -43,6 +43,7 @@ import numpy as np
 
 from pokerzoo.agents import search
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.search_batched import BatchedPimcAgent
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.perico import actions
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW, KNOCK
@@ -255,10 +256,8 @@ def turn_candidates(hand: Sequence[int], hand_size: int) -> list[int]:
     return sorted(moves)
 
 
-class PericoPimcAgent(search.PimcAgent):
-    """Generic PIMC over the heuristic's candidate moves on a turn (module docstring)."""
-
-    name = "pimc"
+class HeuristicCandidates:
+    """A PIMC's candidates on a turn: the heuristic's moves (``turn_candidates``); elsewhere every legal one."""
 
     def candidates(self, view: PericoView, legal: list[int], game=None) -> list[int]:
         if view.phase == "turn":
@@ -266,10 +265,26 @@ class PericoPimcAgent(search.PimcAgent):
         return legal
 
 
+class PericoPimcAgent(HeuristicCandidates, search.PimcAgent):
+    """Generic PIMC over the heuristic's candidate moves on a turn (module docstring)."""
+
+    name = "pimc"
+
+
+class PericoBatchedPimcAgent(HeuristicCandidates, BatchedPimcAgent):
+    """``pimc_batched`` (``agents/search_batched.py``) over the same candidates as ``pimc`` (module docstring)."""
+
+    name = "pimc_batched"
+    WORLD_CHANCE = True  # an empty stock is refilled by shuffling the pile, in the middle of a round
+
+
 SEARCH_ROLLOUT = "heuristic(turn_samples=4, discard_samples=2, knock_samples=20)"
 SEARCH_DEFAULTS = {
     "pimc": {"rollout": SEARCH_ROLLOUT, "budget": 64, "paired_rollouts": True},
     "ismcts": {"rollout": SEARCH_ROLLOUT},
+    # the same PIMC with its playouts in the batched engine (``agents/search_batched.py``): the full heuristic
+    # rolls out (its compiled port) and many more worlds
+    "pimc_batched": {"rollout": "heuristic", "budget": 2048, "paired_rollouts": True},
 }
-SEARCH_CLASSES = {"pimc": PericoPimcAgent}
+SEARCH_CLASSES = {"pimc": PericoPimcAgent, "pimc_batched": PericoBatchedPimcAgent}
 AGENTS = {"heuristic": PericoHeuristicAgent}

@@ -10,8 +10,12 @@ return to the end of the unit (hand, deal) under way, ties to the first
 candidate, and ``bid_budget``, the decision details and seeding are the same.
 
 One decision: W worlds, C candidates, W x C rows (row ``w * C + c`` is world w
-after candidate c), loaded by ``envs.batched.loading.load_games`` (the rows
-keep their own generators: nothing past the horizon is played); the candidates
+after candidate c), loaded by ``envs.batched.loading.load_games``. In a game
+whose unit draws nothing after its deal (Breed the Heifer's hand) the rows keep
+their own generators; where a unit shuffles on its way (``WORLD_CHANCE``:
+Perico reshuffles the pile into an empty stock) every row draws from its
+world's own chance, so that the candidates of a world meet the same shuffles,
+as ``PimcAgent``'s clones of the world do. The candidates
 are applied in one step, then the rows still in their unit are stepped
 together, the rollout agent deciding every seat of every row at once
 (``act(env, rows)``), until each has left its unit; a row's return is the sum
@@ -65,6 +69,7 @@ class BatchedPimcAgent(PimcAgent):
 
     name = "pimc_batched"
     DEFAULT_BUDGET = 128
+    WORLD_CHANCE = False  # load each world's chance into its rows (a game whose unit shuffles on its way)
 
     def __init__(
         self,
@@ -150,7 +155,7 @@ class BatchedPimcAgent(PimcAgent):
         rows_count = worlds_count * c
         env, port = self._engine(game, rows_count)
         rows = env.all_rows
-        loading.load_games(env, rows, worlds, repeat=c, chance=False)
+        loading.load_games(env, rows, worlds, repeat=c, chance=self.WORLD_CHANCE)
         if self.paired_rollouts:  # else the rows' generators run on from decision to decision
             port.seed([s for s in seeds for _ in range(c)])
         unit = loading.unit_index(env, rows).copy()

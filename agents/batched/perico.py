@@ -8,7 +8,9 @@ the same candidate keep sets in the same order, the same Monte Carlo values
 same knock rule and the same tie-breaks (a later candidate must beat the
 best by more than 1e-12). Each (row, seat) has its own generator, like one
 scalar agent per seat: ``seed(s)`` makes the generator of seat ``p`` in row
-``r`` ``np.random.default_rng([s, r, p])``.
+``r`` ``np.random.default_rng([s, r, p])``; ``seed([s0, s1, ...])`` gives each
+row one generator ``np.random.default_rng(s_r)`` that all its seats draw from,
+like one scalar agent playing every seat (a search's rollout).
 
 Two samplers, chosen by ``sampler``:
 
@@ -44,6 +46,7 @@ drew), the discard pile and the deck, as ``PericoView`` gives them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numba
@@ -74,6 +77,7 @@ class AgentParams(NamedTuple):
     turn_samples: int
     discard_samples: int
     fast: bool
+    one_per_row: bool  # every seat of a row draws from the row's one generator (``HeuristicOpponent.seed``)
     window_ranks: np.ndarray  # int64[W, H]: the ranks of each straight of H cards (``agents.perico._windows``)
     bit_count: np.ndarray  # int64[128]: set bits of a slot mask
     order_key: np.ndarray  # int64[128]: a slot mask's place in ``candidate_keeps``' order (``order_keys``)
@@ -532,7 +536,7 @@ def _win_chance_knocks(params, agent, words, g, mine, m, sc):
 def decide(state, params, agent, words, i, sc):
     """``PericoHeuristicAgent.act`` for the player to act in row i; ``words``: the (row, seat) generators."""
     p = state.player[i]
-    g = i * MAX_PLAYERS + p
+    g = i * MAX_PLAYERS + (0 if agent.one_per_row else p)
     h = params.hand_size
     hand = state.hands[i, p]
     phase = state.phase[i]
@@ -639,15 +643,34 @@ class HeuristicOpponent:
         self._words: np.ndarray | None = None
         self.seed(seed)
 
-    def seed(self, seed: int | None) -> None:
-        """Seat ``p`` of row ``r`` draws from ``np.random.default_rng([seed, r, p])`` (None: fresh entropy)."""
-        self._seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
+    def seed(self, seed: int | Sequence[int] | None) -> None:
+        """An int (or None: fresh entropy): seat ``p`` of row ``r`` draws from ``np.random.default_rng([seed, r,
+        p])``. A sequence of ints, one per row: every seat of row ``r`` draws from one generator,
+        ``np.random.default_rng(seed[r])``, as one scalar agent seeded so and deciding every seat of a game in turn
+        (a search's rollout agent: ``agents/search_batched.py`` pairs its rollouts so)."""
+        if isinstance(seed, Sequence | np.ndarray):
+            seeds = [int(s) for s in seed]
+            if seeds and (min(seeds) < 0 or max(seeds) > seeding.MAX_KEY):
+                raise ValueError(f"seed: row seeds must be ints in 0..2**64-1, got {min(seeds)}..{max(seeds)}")
+            self._row_seeds: list[int] | None = seeds
+            self._seed = None
+        else:
+            self._row_seeds = None
+            self._seed = int(np.random.SeedSequence().entropy) if seed is None else int(seed)
         self._words = None
 
     def generators(self, num_envs: int) -> np.ndarray:
-        """The (row, seat) generators as ``rng`` words, ``[num_envs * 6, 6]`` (row-major), made on first use."""
+        """The (row, seat) generators as ``rng`` words, ``[num_envs * 6, 6]`` (row-major), made on first use
+        (with row seeds, a row's one generator is its seat 0's)."""
         if self._words is None or self._words.shape[0] != num_envs * MAX_PLAYERS:
-            self._words = seeding.row_seat_words(self._seed, num_envs, MAX_PLAYERS)
+            if self._row_seeds is None:
+                self._words = seeding.row_seat_words(self._seed, num_envs, MAX_PLAYERS)
+            else:
+                if len(self._row_seeds) < num_envs:
+                    raise ValueError(f"seed: {len(self._row_seeds)} row seeds given for an env of {num_envs} rows")
+                words = np.zeros((num_envs * MAX_PLAYERS, rng.WORDS), dtype=np.uint64)
+                words[::MAX_PLAYERS] = seeding.words_of_keys(np.array(self._row_seeds[:num_envs], dtype=np.uint64))
+                self._words = words
         return self._words
 
     def scalar_twin(self, row: int, seat: int) -> PericoHeuristicAgent:
@@ -656,18 +679,21 @@ class HeuristicOpponent:
         agent = PericoHeuristicAgent(
             None, self.knock_threshold, self.knock_samples, self.turn_samples, self.discard_samples
         )
-        agent.rng = np.random.default_rng([self._seed, row, seat])
+        if self._row_seeds is None:
+            agent.rng = np.random.default_rng([self._seed, row, seat])
+        else:
+            agent.rng = np.random.default_rng(self._row_seeds[row])
         return agent
 
     def generator_state(self, row: int, seat: int) -> dict:
         """numpy's ``bit_generator.state`` of the generator of ``seat`` in ``row`` (what a scalar agent would hold)."""
-        return rng.state_from_words(self._words[row * MAX_PLAYERS + seat])
+        return rng.state_from_words(self._words[row * MAX_PLAYERS + (0 if self._row_seeds is not None else seat)])
 
     def agent_params(self, env: BatchedEnv) -> AgentParams:
         config = env.config
         p = env.kernel.params
         key = (p.hand_size == 6, config["deck"] or ("56" if p.hand_size == 6 else "54"),
-               config["jokers_in_five_of_a_kind"], p.num_players)  # fmt: skip
+               config["jokers_in_five_of_a_kind"], p.num_players, self._row_seeds is not None)  # fmt: skip
         agent = self._agents.get(key)
         if agent is None:
             table = strength_table(*key[:3])
@@ -685,6 +711,7 @@ class HeuristicOpponent:
                 turn_samples=self.turn_samples,
                 discard_samples=self.discard_samples,
                 fast=self.sampler == "fast",
+                one_per_row=key[4],
                 window_ranks=window_ranks(p.hand_size),
                 bit_count=np.array([k.bit_count() for k in range(MAX_CANDIDATES)], dtype=np.int64),
                 order_key=order_keys(),
