@@ -33,6 +33,7 @@ from sb3_contrib import MaskablePPO
 
 from pokerzoo.agents.batched.perico import HeuristicOpponent
 from pokerzoo.envs import batched
+from pokerzoo.envs.batched import loading
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
 from pokerzoo.envs.batched.sb3 import BatchedVecEnv
 from pokerzoo.envs.batched.seats import LearnerSeats
@@ -44,6 +45,7 @@ from pokerzoo.envs.batched.testing import (
 )
 from pokerzoo.envs.batched.testing import decisions_on_shared_states as shared_states
 from pokerzoo.envs.perico.actions import DISCARD0, DRAW, KNOCK
+from pokerzoo.envs.perico.game import PericoGame
 
 CONFIGS = [
     ({}, 12, 14),
@@ -189,3 +191,28 @@ def test_the_batched_heuristic_decides_as_the_scalar_one_10k_decisions(config):
     options, rows, _ = config
     seen = compare_heuristics(options, range(5000, 5000 + 2 * rows), -(-10_000 // (2 * rows)), action_seed=1)
     assert sum(seen.values()) >= 10_000
+
+
+def test_row_seeds_give_each_row_one_generator_like_one_scalar_agent_playing_every_seat():
+    """``seed([s0, s1, ...])``: row r decides as one ``PericoHeuristicAgent`` seeded ``s_r`` deciding every seat
+    of its game in turn (a search's rollout agent), its generator left in the same state."""
+    games = [PericoGame(seed=40 + r, num_players=n) for r, n in enumerate((4, 4, 4))]
+    seeds = [7, 2**64 - 1, 123456789]
+    opponent = HeuristicOpponent(seed=seeds, knock_samples=30, turn_samples=6, discard_samples=3)
+    scalars = [opponent.scalar_twin(r, 0) for r in range(3)]
+    env = batched.make("perico", 3, num_players=4)
+    loading.load_games(env, env.all_rows, [g.clone() for g in games])
+    seen = set()
+    for _ in range(40):
+        chosen = opponent.act(env, env.all_rows)
+        for r, g in enumerate(games):
+            assert chosen[r] == scalars[r].act(g.view(g.current_player), g.legal_mask(), g)
+            assert opponent.generator_state(r, g.current_player) == scalars[r].rng.bit_generator.state
+            seen.add(g.phase)
+            g.apply(int(chosen[r]))
+        env.step(chosen)
+    assert seen == {"knock", "turn", "discard"}
+    with pytest.raises(ValueError, match="2 row seeds given for an env of 3 rows"):
+        HeuristicOpponent(seed=[1, 2]).act(env, env.all_rows)
+    with pytest.raises(ValueError, match=r"row seeds must be ints in 0\.\.2"):
+        HeuristicOpponent(seed=[-1])
