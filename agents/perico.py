@@ -276,6 +276,7 @@ class PericoBatchedPimcAgent(HeuristicCandidates, BatchedPimcAgent):
 
     name = "pimc_batched"
     WORLD_CHANCE = True  # an empty stock is refilled by shuffling the pile, in the middle of a round
+    PHASES = ("knock", "turn", "discard")
 
 
 SEARCH_ROLLOUT = "heuristic(turn_samples=4, discard_samples=2, knock_samples=20)"

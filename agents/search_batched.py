@@ -34,6 +34,10 @@ values, and makes the choices, of ``pimc`` with the same seed, exactly
 (``tests/agents/test_search_batched.py``); the fast sampler decides with the
 same distribution, faster.
 
+``phases``: the phases it searches, ``/``-separated (Perico's ``turn/discard``);
+in the others the rollout agent decides as itself (None: it searches every
+phase). A composite splits only the bidding phases off; this splits any.
+
 Not supported (refused by name): ``seconds`` (all worlds are played in one
 batch) and ``horizon=episode``.
 """
@@ -70,6 +74,7 @@ class BatchedPimcAgent(PimcAgent):
     name = "pimc_batched"
     DEFAULT_BUDGET = 128
     WORLD_CHANCE = False  # load each world's chance into its rows (a game whose unit shuffles on its way)
+    PHASES: tuple[str, ...] | None = None  # the game's decision phases, to check ``phases`` against (None: unchecked)
 
     def __init__(
         self,
@@ -82,7 +87,16 @@ class BatchedPimcAgent(PimcAgent):
         paired_rollouts: bool = True,
         seconds: float | None = None,
         horizon: str | None = None,
+        phases: str | None = None,
     ):
+        if phases is not None and (
+            not isinstance(phases, str) or not all(p.isidentifier() for p in phases.split("/"))
+        ):
+            raise ValueError(f"argument phases={phases!r}: expected phase names separated by '/', e.g. turn/discard")
+        self.phases = None if phases is None else frozenset(phases.split("/"))
+        unknown = sorted((self.phases or set()) - set(self.PHASES or self.phases or ()))
+        if unknown:
+            raise ValueError(f"argument phases={phases!r}: no phase {unknown[0]!r}; phases: {'/'.join(self.PHASES)}")
         if seconds is not None:
             raise ValueError(
                 f"argument seconds={seconds!r}: pimc_batched plays all its worlds in one batch; give budget instead"
@@ -143,6 +157,13 @@ class BatchedPimcAgent(PimcAgent):
         return found
 
     # ------------------------------------------------------------------ PIMC
+    def act(self, view, mask: np.ndarray, game: Game | None = None) -> int:
+        """``PimcAgent.act`` in the phases searched; in the others the rollout agent's own decision."""
+        if self.phases is not None and view.phase not in self.phases:
+            self._details = None
+            return self.rollout.act(view, mask, game)
+        return super().act(view, mask, game)
+
     def values(self, game: Game, me: int, candidates: Sequence[int], budget: int | None) -> np.ndarray:
         """Total return of each candidate over the sampled worlds (``PimcAgent.values``, played out batched)."""
         c = len(candidates)

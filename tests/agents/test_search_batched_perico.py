@@ -124,3 +124,30 @@ def test_bad_rollouts_are_named_at_the_first_decision():
     agent = make_agent(GAME, "pimc_batched(rollout=pimc)")
     with pytest.raises(ValueError, match="rollout 'pimc' has no batched port in perico; ported agents: heuristic"):
         agent.act(g.view(g.current_player), g.legal_mask(), g)
+
+
+def test_phases_searches_only_those_and_the_rollout_agent_decides_the_others():
+    states = decision_states({"num_players": 4}, 18, seed=2)
+    agent = make_agent(GAME, f"pimc_batched(budget=32, phases=discard, rollout={ROLLOUT})", seed=1)
+    twin = make_agent(GAME, f"pimc_batched(budget=32, phases=discard, rollout={ROLLOUT})", seed=1).rollout
+    assert {g.phase for g in states} == {"knock", "turn", "discard"}
+    for g in states:
+        view, mask = g.view(g.current_player), g.legal_mask()
+        action = agent.act(view, mask, g)
+        if g.phase == "discard":
+            assert agent.decision_details()["actions"] == np.flatnonzero(mask).tolist()
+        else:
+            assert agent.decision_details() is None
+            assert action == twin.act(view, mask, g)  # the rollout heuristic's own decision, its draws alike
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("pimc_batched(phases=turns)", "phases='turns': no phase 'turns'; phases: knock/turn/discard"),
+        ("pimc_batched(phases=3)", "phases=3: expected phase names separated by '/'"),
+    ],
+)
+def test_bad_phases_are_named(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(GAME, spec)
