@@ -33,6 +33,14 @@ legal draws and exchanges); discards and knocks search every legal action.
 ``ismcts`` is the generic one. Both roll out with ``SEARCH_ROLLOUT``, a cheaper
 heuristic (fewer Monte Carlo samples per decision: rollouts decide thousands
 of times per search decision).
+
+``pimc_batched`` is the same PIMC over the same candidates with its playouts in
+the batched engine (``agents/search_batched.py``; worlds loaded into kernel
+rows by ``envs/perico/kernel_state.py``): the full heuristic's compiled port
+rolls out, and a decision affords some hundreds of worlds per candidate, which
+a round won or lost (a 0/1 return) needs. ``heuristic+pimc_batched`` (the
+heuristic knocks, the search draws and discards) is the one that beats the
+heuristic (``docs/games/perico.md``).
 """
 
 from __future__ import annotations

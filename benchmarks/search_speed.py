@@ -53,7 +53,10 @@ GAMES = {
     "perico_v0": {
         "config": {"num_players": 4},
         "baseline": "heuristic",
-        "agents": ["heuristic+pimc(rollout=ppo)", "heuristic+pimc"],
+        "agents": [
+            "heuristic+pimc(rollout=ppo)", "heuristic+pimc", "heuristic+pimc_batched(budget=512)",
+            "heuristic+pimc_batched(budget=2048)", "pimc_batched(budget=512)+heuristic",
+        ],
     },
     "breed_the_heifer_v0": {
         "config": {"num_players": 2},

@@ -31,7 +31,7 @@ def play(game, agents):
 
 
 def test_registry_builds_the_heuristic_and_composites():
-    assert agent_names("perico") == ["random", "heuristic", "pimc", "ismcts"]
+    assert agent_names("perico") == ["random", "heuristic", "pimc", "ismcts", "pimc_batched"]
     assert isinstance(make_agent("perico", "heuristic", seed=1), PericoHeuristicAgent)
     composite = make_agent("perico_v0", "heuristic+random", seed=1)
     assert isinstance(composite, CompositeAgent) and composite.bidding_phases == {"knock"}
