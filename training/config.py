@@ -244,6 +244,15 @@ LEAGUE = OptionSet(
         high=1,
     ),
     Option(
+        "mixed",
+        0.0,
+        "share of the games against a member that seat the learner in half the seats (2 of 4, 2 or 3 of 5: the "
+        "evaluation's mixed tables) and the member in the others, instead of the learner in one seat",
+        kind=float,
+        low=0,
+        high=1,
+    ),
+    Option(
         "scripted",
         ["random"],
         "league members besides the snapshots: batched scripted agents (random, the game's batched agents), "

@@ -121,7 +121,7 @@ def reference_advantages(buffer: DecisionBuffer) -> np.ndarray:
     return out
 
 
-def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4):
+def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4, mixed=0.0):
     """Several rollouts with carry-over; returns what the checks need."""
     env = LoggedEnv(kclass, rows, **options)
     with torch.random.fork_rng():
@@ -132,7 +132,7 @@ def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.
     weights = np.random.default_rng(5).normal(size=(env.observation_size, env.num_actions))
     league.add_member("linear", PolicyOpponent(lambda obs: obs @ weights, deterministic=False, seed=2))
     buffer = DecisionBuffer(rows, env.num_players, env.observation_size, env.num_actions, rows * steps)
-    collector = Collector(env, model, league, buffer, self_play=self_play, reward_scale=SCALE)
+    collector = Collector(env, model, league, buffer, self_play=self_play, reward_scale=SCALE, mixed=mixed)
     env.collector = collector
     settled = defaultdict(list)  # (row, seat) -> [(reward, done)] in the order the collector settled them
 
@@ -172,9 +172,10 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("mixed", [0.0, 0.6], ids=["one-learner-seat", "mixed-tables"])
 @pytest.mark.parametrize(("kclass", "options"), CASES)
-def test_every_learner_decision_gets_its_seats_reward_across_rollouts(kclass, options):
-    env, _, seeds, settled, trained, carried, decisions = collect(kclass, options)
+def test_every_learner_decision_gets_its_seats_reward_across_rollouts(kclass, options, mixed):
+    env, _, seeds, settled, trained, carried, decisions = collect(kclass, options, mixed=mixed)
     raw_env = scalar_env_class(kclass)
     games = 0
     for r in range(env.num_envs):
@@ -213,7 +214,7 @@ def test_league_results_per_member_are_the_scalar_games_outcomes(kclass, options
                 continue  # self-play: no member to score against
             assert mine.sum() == 1 and len(set(controllers[~mine].tolist())) == 1, "one learner seat, one member"
             member = int(controllers[~mine][0])
-            own, others = totals[mine][0], totals[~mine].mean()
+            own, others = totals[mine].mean(), totals[~mine].mean()
             wins[member] += 1.0 if own > others + 1e-9 else 0.5 if abs(own - others) <= 1e-9 else 0.0
             played[member] += 1
             seats_of_learner[int(np.flatnonzero(mine)[0])] += 1
@@ -224,6 +225,39 @@ def test_league_results_per_member_are_the_scalar_games_outcomes(kclass, options
     assert len(seats_of_learner) == env.num_players, "the learner's seat is drawn among all seats"
     share = sum(played.values()) / sum(len(replay(raw_env, options, seeds[r], env.log[r])) for r in range(env.num_envs))
     assert 0.5 < share < 0.9  # self_play 0.3: about 70% of the games against a member
+
+
+@pytest.mark.parametrize(
+    ("kclass", "options", "counts"),
+    [
+        (ToyKernel, {"num_players": 4, "turns": 3}, {2}),
+        (ToyKernel, {"num_players": 3, "turns": 3}, {1, 2}),
+        (kernel_class("high_card"), {"num_players": 5}, {2, 3}),
+    ],
+    ids=["4-players", "3-players", "5-players"],
+)
+def test_mixed_tables_seat_the_learner_in_half_the_seats_and_score_the_seats_means(kclass, options, counts):
+    players = options["num_players"]
+    env, collector, seeds, *_ = collect(kclass, options, self_play=0.0, mixed=1.0)
+    raw_env = scalar_env_class(kclass)
+    wins, played = defaultdict(float), defaultdict(int)
+    seen_counts, seats_of_learner = defaultdict(int), defaultdict(int)
+    for r in range(env.num_envs):
+        for controllers, _, totals in replay(raw_env, options, seeds[r], env.log[r]):
+            mine = controllers == LEARNER
+            assert len(set(controllers[~mine].tolist())) == 1, "the other seats are one member's"
+            seen_counts[int(mine.sum())] += 1
+            for seat in np.flatnonzero(mine).tolist():
+                seats_of_learner[seat] += 1
+            member = int(controllers[~mine][0])
+            own, others = totals[mine].mean(), totals[~mine].mean()
+            wins[member] += 1.0 if own > others + 1e-9 else 0.5 if abs(own - others) <= 1e-9 else 0.0
+            played[member] += 1
+    assert set(seen_counts) == counts, "half the seats: p // 2 or (p + 1) // 2, both drawn"
+    assert len(seats_of_learner) == players
+    league = collector.league
+    for mid, m in league.members.items():
+        assert m.wins == pytest.approx(wins[mid]) and m.games == pytest.approx(played[mid])
 
 
 def test_a_game_of_one_seat_is_always_the_learners():

@@ -3,7 +3,12 @@
 At the start of every game (row) each seat gets a controller: with
 probability ``self_play`` the learner takes every seat (parameter sharing);
 otherwise it takes one random seat and one league member, drawn by PFSP,
-takes all the others (a game with one seat is always the learner's). Then,
+takes all the others (a game with one seat is always the learner's). With
+probability ``mixed`` such a game is a mixed table instead, as the
+evaluation's are: the learner takes half the seats (``p // 2`` or
+``(p + 1) // 2`` of p, either equally likely, drawn at random), the member
+the rest; a member's result is the learner seats' mean total against the
+member seats' mean. Then,
 at every step:
 
 1. the rows whose acting seat is the learner's get one batched forward pass
@@ -52,7 +57,7 @@ class Collector:
     """Plays ``env`` with the learner ``model`` and the ``league``, filling ``buffer`` (see the module docstring)."""
 
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
-                 self_play: float, reward_scale: float):  # fmt: skip
+                 self_play: float, reward_scale: float, mixed: float = 0.0):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
@@ -60,6 +65,7 @@ class Collector:
         self.league = league
         self.buffer = buffer
         self.self_play = float(self_play)
+        self.mixed = float(mixed)
         self.reward_scale = float(reward_scale)
         self.accounts = SeatAccounts(n, p)
         self.controller = np.full((n, p), LEARNER, dtype=np.int64)
@@ -92,6 +98,12 @@ class Collector:
         seats = self.rng.integers(players, size=against.size)
         self.controller[against] = self.league.draw(self.rng, against.size)[:, None]
         self.controller[against, seats] = LEARNER
+        if self.mixed > 0 and players > 2:  # (no draws otherwise: runs without mixed tables play as before)
+            mixed = against[self.rng.random(against.size) < self.mixed]
+            count = np.where(self.rng.random(mixed.size) < 0.5, players // 2, (players + 1) // 2)
+            rank = np.argsort(np.argsort(self.rng.random((mixed.size, players)), axis=1), axis=1)
+            learner = rank < count[:, None]  # a uniformly random set of ``count`` seats
+            self.controller[mixed] = np.where(learner, LEARNER, self.controller[mixed].max(axis=1)[:, None])
 
     # ------------------------------------------------------------------ one rollout
     def collect(self, steps: int, rng: np.random.Generator) -> RolloutStats:
@@ -163,7 +175,7 @@ class Collector:
             ctrl = controllers[against]
             totals = self.game_totals[league_rows]
             mine = ctrl == LEARNER
-            own = (totals * mine).sum(axis=1)
+            own = (totals * mine).sum(axis=1) / mine.sum(axis=1)  # per learner seat (a mixed table has several)
             others = (totals * ~mine).sum(axis=1) / (~mine).sum(axis=1)
             outcome = np.where(own > others + TIE, 1.0, np.where(own < others - TIE, 0.0, 0.5))
             self.league.record(ctrl.max(axis=1), outcome)

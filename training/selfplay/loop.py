@@ -62,7 +62,7 @@ class SelfPlay:
         )
         self.collector = Collector(
             env, self.model, self.league, self.buffer,
-            self_play=cfg["league"]["self_play"], reward_scale=cfg["reward_scale"],
+            self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], reward_scale=cfg["reward_scale"],
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
