@@ -31,7 +31,8 @@ options, row, seed, game number and step, and what differed.
 
 Loaded games (``envs/batched/loading.py``): ``differential_from_games`` loads
 scalar games, mid-hand or mid-episode, into batched rows and plays each row
-beside its game to the end of the episode with the same comparisons.
+beside its game to the end of the episode with the same comparisons;
+``mid_game_states`` makes such games by random play from many seeds.
 
 For batched agents that match their scalar originals only in distribution
 (a faster sampler), ``largest_frequency_z`` compares two samples of one
@@ -158,6 +159,33 @@ def differential_play(
                     raise AssertionError(f"{where}: after the game the row's generator differs from the scalar env's")
         report.steps += n
     return report
+
+
+def mid_game_states(
+    game_class: type[Game],
+    config: Mapping[str, Any],
+    count: int,
+    seed: int,
+    max_depth: int,
+    choose: Callable[[Game, np.ndarray, np.random.Generator], int] | None = None,
+) -> list[Game]:
+    """``count`` games of ``config`` stopped at a decision after 0..``max_depth`` moves, the inputs of
+    ``differential_from_games``: game k of a seed is ``game_class(seed=seed * 100_003 + k, **config)``, and each
+    move is ``choose(game, legal actions, rng)`` (default: uniformly random legal), one generator for all of it
+    (``default_rng(seed)``); games that end before their depth are left out."""
+    rng = np.random.default_rng(seed)
+    games, game_seed = [], seed * 100_003
+    while len(games) < count:
+        g = game_class(seed=game_seed, **config)
+        game_seed += 1
+        for _ in range(int(rng.integers(0, max_depth + 1))):
+            if g.is_over:
+                break
+            legal = np.flatnonzero(g.legal_mask())
+            g.apply(int(rng.choice(legal)) if choose is None else choose(g, legal, rng))
+        if not g.is_over:
+            games.append(g)
+    return games
 
 
 def differential_from_games(

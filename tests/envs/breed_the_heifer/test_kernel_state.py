@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pokerzoo.envs import batched
-from pokerzoo.envs.batched import loading
+from pokerzoo.envs.batched import loading, testing
 from pokerzoo.envs.batched.testing import differential_from_games
 from pokerzoo.envs.breed_the_heifer import kernel_state
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
@@ -43,18 +43,7 @@ def _id(config: dict) -> str:
 
 def mid_game_states(config: dict, count: int, seed: int, max_depth: int = 60) -> list[BreedTheHeiferGame]:
     """``count`` games of ``config`` stopped at a decision after 0..max_depth random legal moves."""
-    rng = np.random.default_rng(seed)
-    games, game_seed = [], seed * 100_003
-    while len(games) < count:
-        g = BreedTheHeiferGame(seed=game_seed, **config)
-        game_seed += 1
-        for _ in range(int(rng.integers(0, max_depth + 1))):
-            if g.is_over:
-                break
-            g.apply(int(rng.choice(np.flatnonzero(g.legal_mask()))))
-        if not g.is_over:
-            games.append(g)
-    return games
+    return testing.mid_game_states(BreedTheHeiferGame, config, count, seed, max_depth)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from pokerzoo.envs import batched
-from pokerzoo.envs.batched import loading
+from pokerzoo.envs.batched import loading, testing
 from pokerzoo.envs.batched.testing import differential_from_games
 from pokerzoo.envs.engine.cards import ScriptedChance, parse_cards
 from pokerzoo.envs.perico import kernel_state
@@ -44,26 +44,17 @@ def _id(config: dict) -> str:
     return ",".join(f"{k}={v}" for k, v in config.items()) or "defaults"
 
 
+def _rare_knocks(game: PericoGame, legal: np.ndarray, rng: np.random.Generator) -> int:
+    """A random legal move, but a knock only one time in ten where it is legal (else the first other action)."""
+    if game.phase == "knock":
+        return KNOCK if rng.random() < 0.1 else int(legal[legal != KNOCK][0])
+    return int(rng.choice(legal))
+
+
 def mid_game_states(config: dict, count: int, seed: int, max_depth: int = 80) -> list[PericoGame]:
     """``count`` games of ``config`` stopped at a decision after 0..max_depth random legal moves (a knock
     only one time in ten where it is legal, so that rounds last and the stock runs out)."""
-    rng = np.random.default_rng(seed)
-    games, game_seed = [], seed * 100_003
-    while len(games) < count:
-        g = PericoGame(seed=game_seed, **config)
-        game_seed += 1
-        for _ in range(int(rng.integers(0, max_depth + 1))):
-            if g.is_over:
-                break
-            legal = np.flatnonzero(g.legal_mask())
-            if g.phase == "knock":
-                action = KNOCK if rng.random() < 0.1 else int(legal[legal != KNOCK][0])
-            else:
-                action = int(rng.choice(legal))
-            g.apply(action)
-        if not g.is_over:
-            games.append(g)
-    return games
+    return testing.mid_game_states(PericoGame, config, count, seed, max_depth, choose=_rare_knocks)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
