@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerzoo.agents.policy import load_policy_net
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.single_seat import SingleSeatEnv
@@ -32,7 +33,7 @@ def main() -> None:
     parser.add_argument("game", help="its game, e.g. perico_v0")
     parser.add_argument("--decisions", type=int, default=20_000)
     parser.add_argument("--opponents", default="heuristic", help="agent spec for the other seats")
-    parser.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE", help="game options")
+    add_pairs(parser, "--config", "game options")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     source = Path(args.policy)

@@ -28,6 +28,7 @@ import numba
 import torch
 from tqdm import tqdm
 
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.envs.batched import BATCHED_GAMES
 from pokerzoo.envs.registry import spec
 from pokerzoo.evaluation.tournament import parse_config_pairs
@@ -112,7 +113,7 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", help="batched games (default: every one but the examples)")
     parser.add_argument("--threads", nargs="+", type=int, default=[1], help="torch thread counts (default 1)")
     parser.add_argument("--updates", type=int, default=6, help="timed iterations per measurement (default 6)")
-    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE", help="config overrides")
+    add_pairs(parser, "--set", "config overrides")
     parser.add_argument("--out", default=None, help="run folder (default runs/bench/selfplay-TIME)")
     args = parser.parse_args()
     games = args.games or [g for g in BATCHED_GAMES if not spec(g).example]

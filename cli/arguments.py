@@ -37,3 +37,15 @@ def jobs(text: str) -> int:
     if not 1 <= value <= 64:
         raise argparse.ArgumentTypeError(f"--jobs must be an integer in 1..64, got {value}")
     return value
+
+
+def add_pairs(parser: argparse.ArgumentParser, flag: str, help: str, absent_is_none: bool = False) -> None:
+    """A ``KEY=VALUE ...`` option (config overrides, game options) that accumulates over repeats.
+
+    ``--set a=1 --set b=2`` means both: with a plain ``nargs="*"`` argparse keeps only the last
+    repeat's words and silently drops the earlier overrides, which a long training run only shows
+    in its saved config. ``absent_is_none``: without the flag the value is None instead of ``[]`` (for an
+    option whose absence means "ask elsewhere")."""
+    parser.add_argument(
+        flag, nargs="*", action="extend", default=None if absent_is_none else [], metavar="KEY=VALUE", help=help
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pokerzoo.cli.arguments import positive_seconds
+from pokerzoo.cli.arguments import add_pairs, positive_seconds
 from pokerzoo.cli.batched_benchmarks import batched_speed_rows, scripted_agent_rows
 from pokerzoo.cli.benchmarks import env_speed_rows, hand_eval_rows, markdown_table
 from pokerzoo.envs import ENV_NAMES, canonical, game_class
@@ -33,9 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="count wall time or this process's CPU time"
     )
-    parser.add_argument(
-        "--config", nargs="*", default=[], metavar="KEY=VALUE", help="options for every game measured"
-    )
+    add_pairs(parser, "--config", "options for every game measured")
     parser.add_argument("--out", type=Path, default=None, help="run folder (default runs/bench_<time>)")
 
 

@@ -16,6 +16,7 @@ import argparse
 import time
 from pathlib import Path
 
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation import history, report
 from pokerzoo.evaluation.outputs import check_destination
@@ -40,13 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--out", metavar="DIR", help="report folder (default runs/evaluate/GAME-seedS-TIME)")
-    parser.add_argument(
-        "--config",
-        nargs="*",
-        default=[],
-        metavar="KEY=VALUE",
-        help="game options, values read as YAML (e.g. boxes=2 'ante_choices=[1,2]')",
-    )
+    add_pairs(parser, "--config", "game options, values read as YAML (e.g. boxes=2 'ante_choices=[1,2]')")
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
     parser.add_argument(
         "--ray",

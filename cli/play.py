@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.cli.terminal_play import play_session
 from pokerzoo.evaluation.tournament import parse_config_pairs
 
@@ -28,13 +29,7 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, help="session seed (default: random; printed, so a session can be redone)")
-    parser.add_argument(
-        "--config",
-        nargs="*",
-        default=[],
-        metavar="KEY=VALUE",
-        help="game options, values read as YAML (e.g. num_players=3)",
-    )
+    add_pairs(parser, "--config", "game options, values read as YAML (e.g. num_players=3)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.policy_export import TRUST_NOTE, convert_sb3_zip
 
@@ -42,9 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="NAME.json", help="the policy document to write (default: FILE's name, .json)"
     )
     convert.add_argument("--game", help="the game, when the zip does not say (zips from other tools)")
-    convert.add_argument(
-        "--options", nargs="*", default=None, metavar="KEY=VALUE", help="the game options, when the zip does not say"
-    )
+    add_pairs(convert, "--options", "the game options, when the zip does not say", absent_is_none=True)
     convert.add_argument("--weights", choices=WEIGHT_DTYPES, default="float32", help="how the weights are stored")
     convert.add_argument("--provenance", metavar="JSON", help="a JSON object merged into the document's provenance")
     convert.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")

@@ -31,6 +31,7 @@ import shlex
 import time
 from pathlib import Path
 
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.config import default_run_dir, load_config, rounding_note, trained_steps
 from pokerzoo.training.engines import make_trainer, resume_trainer
@@ -47,13 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timesteps", type=int, metavar="N", help="train for N learner steps in all (overrides the config)"
     )
     parser.add_argument("--out", metavar="DIR", help="run folder (default runs/train/NAME-TIME)")
-    parser.add_argument(
-        "--set",
-        nargs="*",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override config keys, dotted, values read as YAML (e.g. ppo.n_steps=256 eval.every=0)",
-    )
+    add_pairs(parser, "--set", "override config keys, dotted, values read as YAML (e.g. ppo.n_steps=256 eval.every=0)")
     parser.add_argument(
         "--ship",
         metavar="RUN_DIR",
