@@ -128,6 +128,15 @@ class DealerHands:
         return cls._cache[up]
 
 
+def single_box_view(box: list[int], dealer_up: int) -> CaribbeanView:
+    """The view of a one-box, ante-1 hand at its decision: what an agent sees in the env, built from the cards
+    alone (the policy-gap benchmark and the exact-EV fine-tune score hands without playing them)."""
+    return CaribbeanView(
+        player=0, num_players=1, phase="decide", current_player=0, hand_number=0, num_hands=1, boxes=1,
+        box=0, ante_choices=(1,), antes=(1,), decisions=(-1,), box_cards=(tuple(box),), dealer_up=dealer_up,
+    )  # fmt: skip
+
+
 def raise_ev(box: list[int], dealer_up: int, seen: list[int] = (), ante: int = 1) -> tuple[float, float]:
     """(EV of raising, EV of folding) for one box, averaged over every consistent dealer hand.
 

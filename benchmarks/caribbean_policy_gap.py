@@ -29,22 +29,15 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from pokerzoo.agents.caribbean_stud import PAIR_KEY, raise_ev
+from pokerzoo.agents.caribbean_stud import PAIR_KEY, raise_ev, single_box_view
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs.caribbean_stud import simulate
-from pokerzoo.envs.caribbean_stud.game import RAISE, CaribbeanStudGame, CaribbeanView
+from pokerzoo.envs.caribbean_stud.game import RAISE, CaribbeanStudGame
 from pokerzoo.envs.caribbean_stud.payouts import SYSTEM
 from pokerzoo.envs.engine.hands import standard
 
 Z95 = 1.959963984540054
 MASK = np.array([True, True])
-
-
-def view_of(box: list[int], up: int) -> CaribbeanView:
-    return CaribbeanView(
-        player=0, num_players=1, phase="decide", current_player=0, hand_number=0, num_hands=1, boxes=1,
-        box=0, ante_choices=(1,), antes=(1,), decisions=(-1,), box_cards=(tuple(box),), dealer_up=up,
-    )
 
 
 def main() -> None:
@@ -70,7 +63,7 @@ def main() -> None:
         agent = make_agent("caribbean_stud", spec, seed=0)
         start = time.perf_counter()
         raised = np.array(
-            [agent.act(view_of(boxes[i].tolist(), int(ups[i])), MASK, game) == RAISE
+            [agent.act(single_box_view(boxes[i].tolist(), int(ups[i])), MASK, game) == RAISE
              for i in tqdm(range(args.hands), desc=spec, unit="hand", leave=False)]
         )
         decisions[spec] = raised
@@ -107,7 +100,7 @@ def main() -> None:
     print("| agent | EV loss per ante (pp) | 95% CI | hands played differently | raise rate |")
     print("|---|---|---|---|---|")
     for r in rows:
-        print(f"| `{r['agent']}` | {100 * r['ev_loss_per_ante']:.3f} | ±{100 * r['ci95']:.3f} | "
+        print(f"| `{r['agent']}` | {100 * r['ev_loss_per_ante']:.4f} | ±{100 * r['ci95']:.4f} | "
               f"{r['disagreements']:,} | {100 * r['raise_rate']:.2f}% |")
     print(f"\nOptimal play raised every pair+ and folded below Ace-King on every enumerated hand: {checked}")
     print("Command: python benchmarks/caribbean_policy_gap.py --agents " + " ".join(args.agents)

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from pokerzoo.agents.policy import load_policy_net
-from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.agents.policy_file import read_policy, write_policy
+from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.single_seat import SingleSeatEnv
 

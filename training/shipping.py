@@ -77,7 +77,7 @@ def ship_policy(
     }
     document = {k: v for k, v in policy.document.items() if k not in ("weights", "provenance")}
     path = write_policy(folder / f"{name}.json", {**document, "provenance": provenance}, policy.tensors, weights)
-    _write_policies_readme(folder)
+    write_policies_readme(folder)
     return path
 
 
@@ -101,7 +101,22 @@ def _training_summary(tp: dict) -> str:
     )
 
 
-def _write_policies_readme(folder: Path) -> None:
+def _fine_tune_summary(tune: dict | None) -> str:
+    """The clause on a fine-tune after training (``pokerzoo.training.exact_ev``), if the policy had one."""
+    if not tune:
+        return ""
+    first, last = tune["held_out_ev_loss"][0], tune["held_out_ev_loss"][-1]
+    return (
+        f"; then its actor fine-tuned on the exact values of both decisions of {tune['hands']:,} hands "
+        f"({tune['enumerated']:,} enumerated, {tune['epochs']} epochs, {tune['wall_seconds'] / 60:.0f} min), "
+        f"which took its exact EV loss on {tune['held_out']:,} held-out hands from "
+        f"{100 * first['ev_loss_per_ante']:.4f} to {100 * last['ev_loss_per_ante']:.4f} points per 100 antes "
+        f"(`{tune['command']}`)"
+    )
+
+
+def write_policies_readme(folder: Path) -> None:
+    """``README.md`` of a shipped-policies folder, from every policy document in it (regenerated whole)."""
     lines = [f"# Shipped policies: {folder.name}", ""]
     for meta_path in sorted(folder.glob("*.json")):
         document = json.loads(meta_path.read_text())
@@ -113,8 +128,8 @@ def _write_policies_readme(folder: Path) -> None:
             f"Files: `{meta_path.name}` (the document: game, options, architecture, provenance) and "
             f"`{document['weights']['file']}` (the weights); loading them runs no code.",
             "",
-            f"{_training_summary(tp)}. Config: `{m['name']}.yaml`. Weights stored as "
-            f"{dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
+            f"{_training_summary(tp)}{_fine_tune_summary(m.get('fine_tune'))}. Config: `{m['name']}.yaml`. "
+            f"Weights stored as {dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
             "",
             "```",
             *m["training_commands"],
@@ -139,4 +154,30 @@ def _write_policies_readme(folder: Path) -> None:
                 diff = fmt_estimate(r["difference"], r["difference_low"], r["difference_high"])
                 lines.append(f"| `{r['baseline']}` | {r['deals']} | {diff} |")
             lines += ["", "```", *(r["command"] for r in extra["rows"]), "```", ""]
+        lines += _exact_loss_lines(m)
     (folder / "README.md").write_text("\n".join(lines))
+
+
+def _exact_loss_lines(m: dict) -> list[str]:
+    """The exact EV loss section (``provenance.exact_ev_loss``, from ``benchmarks/caribbean_policy_gap.py``), for
+    a game whose distance to optimal play is computable; the previous release's restore command with it."""
+    loss = m.get("exact_ev_loss")
+    if not loss:
+        return []
+    lines = [
+        "Exact EV loss against optimal play (`exact_ev`), per 100 antes, from `benchmarks/caribbean_policy_gap.py` "
+        "(every sampled hand scored by the exact EV of its decision, enumerating the dealer's hands; recorded in the "
+        "document's `provenance.exact_ev_loss`):",
+        "",
+        "| policy | hands (seed) | EV loss per 100 antes | 95% CI | hands played differently |",
+        "|---|---|---|---|---|",
+    ]
+    for r in loss["rows"]:
+        lines.append(
+            f"| `{r['agent']}` | {r['hands']:,} ({r['seed']}) | {100 * r['ev_loss_per_ante']:.4f} | "
+            f"±{100 * r['ci95']:.4f} | {r['disagreements']:,} |"
+        )
+    previous = m.get("previous_policy")
+    if previous:
+        lines += ["", f"`ppo@{previous['commit']}`: {previous['note']}"]
+    return [*lines, "", "```", *loss["commands"], "```", ""]

@@ -409,7 +409,7 @@ def test_docs_describe_every_config_key():
 def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path, monkeypatch):
     from pokerzoo.agents import policy as policy_agent
     from pokerzoo.agents.registry import make_agent
-    from pokerzoo.training.shipping import _write_policies_readme, ship_policy
+    from pokerzoo.training.shipping import write_policies_readme, ship_policy
 
     run, _ = league_run
     (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
@@ -427,7 +427,7 @@ def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path,
     row = {"baseline": "random", "deals": 50, "difference": 1.5, "difference_low": 0.5, "difference_high": 2.5}
     meta["further_evaluations"] = [{"why": "more deals", "rows": [{**row, "command": "pokerzoo evaluate x"}]}]
     (folder / "tiny.json").write_text(json.dumps(document))  # provenance is outside the weights' hash
-    _write_policies_readme(folder)
+    write_policies_readme(folder)
     readme = (folder / "README.md").read_text()
     assert "Further evaluation: more deals" in readme and "| `random` | 50 | +1.5000 ± 1.0000 |" in readme
     assert "pokerzoo evaluate x" in readme
