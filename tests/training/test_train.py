@@ -409,7 +409,7 @@ def test_docs_describe_every_config_key():
 def test_ship_policy_copies_the_policy_with_its_provenance(league_run, tmp_path, monkeypatch):
     from pokerzoo.agents import policy as policy_agent
     from pokerzoo.agents.registry import make_agent
-    from pokerzoo.training.shipping import write_policies_readme, ship_policy
+    from pokerzoo.training.shipping import ship_policy, write_policies_readme
 
     run, _ = league_run
     (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
