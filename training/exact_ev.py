@@ -54,6 +54,8 @@ from pokerzoo.envs.caribbean_stud import simulate
 from pokerzoo.envs.caribbean_stud.game import FOLD, RAISE, CaribbeanStudGame
 from pokerzoo.envs.caribbean_stud.payouts import SYSTEM
 from pokerzoo.envs.engine.hands import standard
+from pokerzoo.training.final_report import evaluate_command, evaluate_pair
+from pokerzoo.training.shipping import write_policies_readme
 
 GAME = "caribbean_stud_v0"
 FOLD_EV = -1.0  # folding loses the ante (one box, ante 1)
@@ -149,8 +151,6 @@ def write_tuned(policy, net: torch.nn.Sequential, path: Path, provenance: dict, 
 
 def evaluate(policy_path: Path, eval_hands: int, seed: int) -> list[dict]:
     """The evaluation harness's paired rows of the tuned policy against the Caribbean baselines."""
-    from pokerzoo.training.final_report import evaluate_pair
-
     cfg = {"game": GAME, "eval": {"seed": seed, "options": {"num_hands": 1}}}
     rows = []
     for baseline, deals in tqdm(EVAL_BASELINES, desc="evaluation", unit="baseline"):
@@ -217,16 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     report = {"fine_tune": tune, "policy": str(final)}
     if args.ship:
         report["evaluation"] = evaluate(final, args.eval_hands, args.eval_seed)
-        from pokerzoo.training.final_report import evaluate_command
-        from pokerzoo.training.shipping import write_policies_readme
-
         ev = {"game": GAME, "eval_seed": args.eval_seed, "eval_options": {}}
         rows_shipped = [{**r, "learner": args.ship, "command": evaluate_command(ev, r, args.ship)}
                         for r in report["evaluation"]]  # fmt: skip
         # what described the parent alone (its later evaluations, its EV loss) is left out; its lineage stays
-        parent_only = ("further_evaluations", "exact_ev_loss", "previous_policy")
+        parent_only = ("exact_ev_loss", "previous_policy")
         shipped = {**{k: v for k, v in provenance.items() if k not in parent_only}, "name": args.ship,
-                   "evaluation": rows_shipped, "eval_seed": args.eval_seed, "eval_options": {}}  # fmt: skip
+                   "evaluation": rows_shipped, "eval_seed": args.eval_seed, "eval_options": {},
+                   "further_evaluations": []}  # fmt: skip
         folder = POLICY_DIR / "caribbean_stud"
         report["shipped"] = str(write_tuned(policy, net, folder / f"{args.ship}.json", shipped))
         write_policies_readme(folder)
