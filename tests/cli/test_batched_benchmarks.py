@@ -35,9 +35,11 @@ def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
     assert [r["agent"] for r in rows] == [
         "equity (scalar, agents registry)",
         "EquityOpponent, sampler='scalar' (batched, serial)",
+        "EquityOpponent, sampler='fast', stop_z=0 (batched, serial)",
         "EquityOpponent, sampler='fast' (batched, serial)",
     ]
-    assert all(r["decisions/s"] > 0 for r in rows) and rows[1]["decisions timed"] == rows[2]["decisions timed"] == 24
+    assert all(r["decisions/s"] > 0 for r in rows)
+    assert [r["decisions timed"] for r in rows[1:]] == [24, 24, 24]
     assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
 
 
