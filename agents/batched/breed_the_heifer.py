@@ -343,7 +343,7 @@ def thresholds(state, params, i, mask, bet_factor, raise_factor):
 def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks, simulations, theta_a, theta_c,
                          stop_z):  # fmt: skip
     """The fast sampler's equity for the seat to act in row i: (the sum of the pot shares won, the simulations
-    run); the decision is ``decide`` on ``won / simulations`` (module docstring).
+    run); the decision is ``decide`` on ``won / t``, the mean of the simulations run (module docstring).
 
     The simulations are the scalar agent's in distribution; what differs is
     the work. The cards of each simulation are dealt in an order of its own
@@ -362,7 +362,8 @@ def estimate_equity_fast(state, params, words, g, i, unseen, seats, known, ranks
     with ``low`` the sum of pot shares if every simulation left loses and
     ``high`` if every one wins (each widened by ``SUM_ROUNDING``), the loop
     stops once no threshold times ``simulations`` lies in ``(low, high]``:
-    every completion then makes the same decision.
+    every completion then makes the same decision. With ``stop_z > 0`` it
+    also stops from ``MIN_SIMULATIONS`` on once ``_confidently_settled``.
     """
     n = params.n
     me = state.to_act[i]
@@ -590,7 +591,8 @@ class EquityOpponent:
     """
 
     name = "equity"
-    # what ``pokerzoo bench batched`` measures: both samplers (the first one's decisions are checked against the twins)
+    # what ``pokerzoo bench batched`` measures: both samplers, the fast one without and with its statistical stop
+    # (the first variant's decisions are checked against the twins)
     benchmark_variants = ({"sampler": "scalar"}, {"sampler": "fast", "stop_z": 0}, {"sampler": "fast"})
 
     def __init__(
