@@ -358,6 +358,14 @@ EVAL = OptionSet(
         kind=(dict, type(None)),
     ),
     Option("seed", 20_260_000, "tournament seed", kind=int, low=0),
+    Option(
+        "periodic_engine",
+        "scalar",
+        "what plays the periodic evaluations: scalar (the tournament harness, any agent) or batched "
+        "(pokerzoo.evaluation.batched: the same deals and statistics on the batched engine, thousands of deals "
+        "a second, for batched agents: e.g. equity(sampler=fast), policies); the final evaluation is scalar",
+        choices=("scalar", "batched"),
+    ),
     Option("workers", 1, "worker processes for periodic evaluations (0: all cores)", kind=int, low=0),
     Option("final_workers", 0, "worker processes for the final evaluation (0: all cores)", kind=int, low=0),
 )
@@ -490,7 +498,10 @@ def _check_against_game(cfg: dict) -> None:
             build_agent(cfg["game"], teacher)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, pretrain: teacher {teacher!r}: {exc}") from None
-    specs = [baseline_spec(b) for b in cfg["eval"]["baselines"] + (cfg["eval"]["final_baselines"] or [])]
+    periodic = cfg["eval"]["baselines"] if cfg["eval"]["periodic_engine"] == "scalar" else []
+    if cfg["eval"]["periodic_engine"] == "batched":
+        _check_batched_baselines(cfg)
+    specs = [baseline_spec(b) for b in periodic + (cfg["eval"]["final_baselines"] or cfg["eval"]["baselines"])]
     if cfg["eval"]["composite_baseline"]:
         specs.append(cfg["eval"]["composite_baseline"])
     for spec in specs:
@@ -498,6 +509,24 @@ def _check_against_game(cfg: dict) -> None:
             make_agent(cfg["game"], spec)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config: agent {spec!r}: {exc}") from None
+
+
+def _check_batched_baselines(cfg: dict) -> None:
+    """``eval.periodic_engine: batched``: the game has a batched engine and every periodic baseline is a batched
+    agent (built once here, so a bad name stops the run before its folder is made)."""
+    # Deferred: the batched match loads torch and the game's kernels; only configs that ask for it pay that.
+    from pokerzoo.training.selfplay.league import batched_agent
+
+    if game_spec(cfg["game"]).batched is None:
+        raise ConfigError(
+            f"training config, eval.periodic_engine: batched, but {cfg['game']} has no batched kernel; use scalar"
+        )
+    for baseline in cfg["eval"]["baselines"]:
+        spec = baseline_spec(baseline)
+        try:
+            batched_agent(cfg["game"], cfg["eval"]["options"], spec)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"training config, eval.baselines (periodic_engine batched): {exc}") from None
 
 
 def _check_engine(cfg: dict) -> None:

@@ -75,8 +75,39 @@ def evaluate_pair(
     return {"row": row, "summary": summary}
 
 
+def evaluate_pair_batched(cfg: Mapping, learned: str, baseline: str, deals: int, *, label: str = "learned") -> dict:
+    """``evaluate_pair`` on the batched engine (``eval.periodic_engine: batched``): the same deals, seatings and
+    row; no per-unit mean (the batched rows count games, not the units inside them)."""
+    # Deferred: the batched match loads torch and the game's kernels; scalar-only runs never need it.
+    from pokerzoo.evaluation.batched import head_to_head
+    from pokerzoo.training.selfplay.league import batched_agent
+
+    e = cfg["eval"]
+    agents = [(spec, batched_agent(cfg["game"], e["options"], spec)) for spec in (learned, baseline)]
+    h = head_to_head(cfg["game"], agents, deals=deals, seed=e["seed"], config=e["options"])
+    (a, b), (wa, wb), diff = h.reward_per_game, h.win_rate, h.difference
+    row = {
+        "learner": label,
+        "baseline": baseline,
+        "deals": deals,
+        "games": deals * len(h.seatings),
+        "learned": a.mean,
+        "baseline_reward": b.mean,
+        "difference": diff.mean,
+        "difference_low": diff.low,
+        "difference_high": diff.high,
+        "learned_win_rate": wa.mean,
+        "baseline_win_rate": wb.mean,
+        "learned_per_unit": None,
+        "seconds": round(h.seconds, 3),
+    }
+    return {"row": row, "summary": h.to_dict()}
+
+
 def periodic_evaluation(cfg: Mapping, run_dir: Path, model, steps: int) -> list[dict]:
     """The current policy against every ``eval.baselines`` agent; the rows, also appended to ``RUN/evals.csv``.
+
+    Played by the scalar harness, or on the batched engine with ``eval.periodic_engine: batched``.
 
     ``model`` is a torch policy (or a model holding one) that ``save_policy``
     writes; the policy file is deleted afterwards (the rows keep the numbers;
@@ -86,13 +117,11 @@ def periodic_evaluation(cfg: Mapping, run_dir: Path, model, steps: int) -> list[
     path = save_policy(model, run_dir / "evals" / f"step_{steps:012d}.json", policy_document(cfg, steps))
     rows = []
     for baseline in e["baselines"]:
-        result = evaluate_pair(
-            cfg,
-            f"policy:{path.resolve()}",
-            baseline_spec(baseline),
-            baseline_deals(baseline, e["deals"]),
-            workers=e["workers"],
-        )
+        learned, spec, deals = f"policy:{path.resolve()}", baseline_spec(baseline), baseline_deals(baseline, e["deals"])
+        if e["periodic_engine"] == "batched":
+            result = evaluate_pair_batched(cfg, learned, spec, deals)
+        else:
+            result = evaluate_pair(cfg, learned, spec, deals, workers=e["workers"])
         rows.append({"timesteps": steps, **result["row"]})
     append_rows(run_dir / "evals.csv", rows)
     path.unlink()

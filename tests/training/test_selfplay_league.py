@@ -80,7 +80,7 @@ def test_state_round_trip_rebuilds_every_member():
 def test_members_a_config_may_name_and_the_error_for_others(tmp_path):
     assert "random" in batched_agents(CARIBBEAN)
     assert isinstance(member_opponent(CARIBBEAN, {}, "random"), RandomOpponent)
-    with pytest.raises(ValueError, match=r"members: random .*ppo.* policy:PATH"):
+    with pytest.raises(ValueError, match=r"take: random .*ppo.* policy:PATH"):
         member_opponent(CARIBBEAN, {}, "rules_of_thumb")
     with pytest.raises(FileNotFoundError):
         member_opponent(CARIBBEAN, {}, "policy:/nowhere/p.json")

@@ -250,8 +250,8 @@ def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
         ({"pretrain": {"teacher": "threshold"}}, "pretrain is a key of engine aec"),
         ({"engine": "aec"}, "league is a key of engine batched; this config trains with engine aec: remove"),
         ({"engine": "aec", "league": {}, "n_envs": 4096}, "n_envs=4096 is out of range for engine aec"),
-        ({"league": {"scripted": ["nobody"]}}, "league: member 'nobody': not a batched league member of "
-                                               "high_card_v0; members: random"),
+        ({"league": {"scripted": ["nobody"]}}, "league: member 'nobody': 'nobody' is not a batched agent of "
+                                               "high_card_v0; league members and batched matches take: random"),
         ({"league": {"scripted": ["random", "random"]}}, "listed twice"),
         ({"league": {"self_play": 1.5}}, "self_play=1.5 is out of range"),
         ({"league": {"pfsp_power": -1}}, "pfsp_power=-1"),
@@ -259,11 +259,39 @@ def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
         ({"n_envs": 1 << 21}, "n_envs=2097152 is out of range"),
         ({"n_envs": 1 << 20, "ppo": {"n_steps": 4096, "batch_size": 64}}, "GiB of buffer.*lower n_envs or ppo.n_steps"),
         ({"ppo": {"n_steps": 1, "batch_size": 64}, "n_envs": 8}, "batch_size 64 exceeds a rollout"),
+        ({"eval": {"periodic_engine": "batched", "baselines": ["threshold"]}},
+         "eval.baselines .periodic_engine batched.: 'threshold' is not a batched agent of high_card_v0"),
+        ({"eval": {"periodic_engine": "gpu"}}, "periodic_engine='gpu' is not allowed"),
     ],
 )
 def test_bad_configs_are_named(changes, message):
     with pytest.raises(ConfigError, match=message):
         load_config(tiny(**changes))
+
+
+def test_periodic_evaluations_on_the_batched_engine_fill_the_same_rows(tmp_path):
+    from pokerzoo.evaluation.batched import head_to_head
+    from pokerzoo.training.final_report import evaluate_pair_batched
+    from pokerzoo.training.selfplay.league import batched_agent
+
+    cfg = load_config(tiny(total_timesteps=1500, eval={"every": 1024, "deals": 300, "baselines": ["random"],
+                                                       "periodic_engine": "batched", "final_deals": 8,
+                                                       "final_baselines": ["random", "threshold"],
+                                                       "final_workers": 1}))  # fmt: skip
+    run = tmp_path / "run"
+    make_trainer(cfg, run, progress=False).train()
+    evals = csv_rows(run / "evals.csv")
+    assert [(int(r["timesteps"]) > 0, r["baseline"], r["deals"], r["games"]) for r in evals] == [
+        (False, "random", "300", "600"), (True, "random", "300", "600")]  # two lineups a deal: ABA and BAB
+    assert all(r["learned_per_unit"] == "" and float(r["difference_low"]) < float(r["difference_high"])
+               for r in evals)  # fmt: skip
+    policy = f"policy:{run / 'final' / 'policy.json'}"
+    row = evaluate_pair_batched(cfg, policy, "random", 300)["row"]
+    agents = [(a, batched_agent(GAME, OPTIONS, a)) for a in (policy, "random")]
+    h = head_to_head(GAME, agents, deals=300, seed=cfg["eval"]["seed"], config=OPTIONS)
+    assert (row["learned"], row["baseline_reward"], row["difference"], row["difference_low"],
+            row["learned_win_rate"]) == (h.reward_per_game[0].mean, h.reward_per_game[1].mean, h.difference.mean,
+                                         h.difference.low, h.win_rate[0].mean)  # fmt: skip
 
 
 def test_engine_defaults_follow_the_game():

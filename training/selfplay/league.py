@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.batched import batched_agents
-from pokerzoo.agents.policy import load_policy_net, resolve_policy_path, shipped_policies
+from pokerzoo.agents.policy import SAMPLE_SUFFIX, load_policy_net, resolve_policy_path, shipped_policies
 from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import spec as game_spec
@@ -57,9 +57,17 @@ def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deter
         path = shipped[member] if member in shipped else resolve_policy_path(member[len(POLICY_PREFIX) :])
         return policy_opponent(game, options, path, deterministic=deterministic)
     raise ValueError(
-        f"not a batched league member of {game_spec(game).env_id}; members: {', '.join(scripted)} (batched "
-        f"scripted agents), {', '.join(shipped) or 'no'} shipped policies, or policy:PATH"
+        f"{member!r} is not a batched agent of {game_spec(game).env_id}; league members and batched matches "
+        f"take: {', '.join(scripted)} (batched scripted agents), {', '.join(shipped) or 'no'} shipped policies, "
+        "or policy:PATH"
     )
+
+
+def batched_agent(game: str, options: Mapping[str, Any], spec: str):
+    """The batched opponent an agent spec names outside a league (a batched match): a member's name, where a
+    policy may end in ``@sample`` to sample instead of taking its most likely action, as in the scalar registry."""
+    sample = spec.endswith(SAMPLE_SUFFIX)
+    return member_opponent(game, options, spec.removesuffix(SAMPLE_SUFFIX), deterministic=not sample)
 
 
 def _scripted_member(game: str, member: str, name: str, cls: Any, kwargs: dict[str, Any]):
