@@ -37,7 +37,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -69,13 +69,12 @@ class HeadToHead:
     truncated_games: int
     seconds: float
     level: float = LEVEL
-    engine: str = field(default="batched")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, in the shape of the scalar report's agents and paired differences."""
         return {
             "game": self.game,
-            "engine": self.engine,
+            "engine": "batched",
             "config": self.config,
             "deals": self.deals,
             "games": self.deals * len(self.seatings),
@@ -194,10 +193,12 @@ def head_to_head(
 
 def _play(kernel, config, seed: int, deals: np.ndarray, lineups, players) -> tuple[np.ndarray, np.ndarray, int]:
     """One game per (deal, lineup) row; each seat's total reward, the agent per seat, games cut by the cap."""
-    seeds = [DealSeeds.draw(seed, int(d), len(lineups), 2, True).games[r] for d in deals for r in range(len(lineups))]
-    owner = np.array([lineups[r] for _ in deals for r in range(len(lineups))], dtype=np.int64)
-    env = BatchedEnv(kernel, len(seeds), **config)
-    env.reset(seed=seeds)
+    # duplicate deals: every lineup of a deal replays the deal's one game seed
+    seeds = np.repeat([DealSeeds.draw(seed, int(d), len(lineups), 2, True).games[0] for d in deals], len(lineups))
+    owner = np.tile(np.array(lineups, dtype=np.int64), (len(deals), 1))
+    # copy=False: only the rewards of each step are read, at once; the agents read the env's own arrays
+    env = BatchedEnv(kernel, len(seeds), copy=False, **config)
+    env.reset(seed=seeds.tolist())
     totals = env.start_rewards.copy()
     live = np.ones(len(seeds), dtype=bool)
     actions = np.zeros(len(seeds), dtype=np.int64)

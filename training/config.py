@@ -498,12 +498,13 @@ def _check_against_game(cfg: dict) -> None:
             build_agent(cfg["game"], teacher)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, pretrain: teacher {teacher!r}: {exc}") from None
-    periodic = cfg["eval"]["baselines"] if cfg["eval"]["periodic_engine"] == "scalar" else []
-    if cfg["eval"]["periodic_engine"] == "batched":
+    e = cfg["eval"]
+    if e["periodic_engine"] == "batched":
         _check_batched_baselines(cfg)
-    specs = [baseline_spec(b) for b in periodic + (cfg["eval"]["final_baselines"] or cfg["eval"]["baselines"])]
-    if cfg["eval"]["composite_baseline"]:
-        specs.append(cfg["eval"]["composite_baseline"])
+    scalar = (e["baselines"] if e["periodic_engine"] == "scalar" else []) + (e["final_baselines"] or e["baselines"])
+    specs = list(dict.fromkeys(baseline_spec(b) for b in scalar))  # the tournaments' agents, each built once
+    if e["composite_baseline"]:
+        specs.append(e["composite_baseline"])
     for spec in specs:
         try:
             make_agent(cfg["game"], spec)

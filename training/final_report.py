@@ -53,26 +53,42 @@ def evaluate_pair(
     summary = report.summarize(result)
     if out_dir is not None:
         report.write_all(result, out_dir, summary)
-    a, b = summary["agents"]
-    diff = summary["paired_differences"][0]["difference"]
+    a = summary["agents"][0]
     unit = summary["unit"]
     per_unit = f"reward_per_{unit}" if unit else None
-    row = {
+    row = pair_row(
+        summary,
+        label=label,
+        baseline=baseline,
+        deals=deals,
+        games=len(result.records),
+        learned_per_unit=a.get(per_unit, {}).get("mean") if per_unit else None,
+    )
+    return {"row": row, "summary": summary}
+
+
+def pair_row(
+    summary: Mapping, *, label: str, baseline: str, deals: int, games: int, learned_per_unit: float | None
+) -> dict:
+    """One evals.csv / final-report row from a two-agent summary (the scalar report's, or a batched match's
+    ``to_dict``: the same agents and paired-difference entries)."""
+    a, b = summary["agents"]
+    diff = summary["paired_differences"][0]
+    return {
         "learner": label,
         "baseline": baseline,
         "deals": deals,
-        "games": len(result.records),
+        "games": games,
         "learned": a["reward_per_game"]["mean"],
         "baseline_reward": b["reward_per_game"]["mean"],
-        "difference": diff["mean"],
-        "difference_low": diff["low"],
-        "difference_high": diff["high"],
+        "difference": diff["difference"]["mean"],
+        "difference_low": diff["difference"]["low"],
+        "difference_high": diff["difference"]["high"],
         "learned_win_rate": a["win_rate"]["mean"],
         "baseline_win_rate": b["win_rate"]["mean"],
-        "learned_per_unit": a.get(per_unit, {}).get("mean") if per_unit else None,
+        "learned_per_unit": learned_per_unit,
         "seconds": summary["seconds"],
     }
-    return {"row": row, "summary": summary}
 
 
 def evaluate_pair_batched(cfg: Mapping, learned: str, baseline: str, deals: int, *, label: str = "learned") -> dict:
@@ -84,24 +100,11 @@ def evaluate_pair_batched(cfg: Mapping, learned: str, baseline: str, deals: int,
 
     e = cfg["eval"]
     agents = [(spec, batched_agent(cfg["game"], e["options"], spec)) for spec in (learned, baseline)]
-    h = head_to_head(cfg["game"], agents, deals=deals, seed=e["seed"], config=e["options"])
-    (a, b), (wa, wb), diff = h.reward_per_game, h.win_rate, h.difference
-    row = {
-        "learner": label,
-        "baseline": baseline,
-        "deals": deals,
-        "games": deals * len(h.seatings),
-        "learned": a.mean,
-        "baseline_reward": b.mean,
-        "difference": diff.mean,
-        "difference_low": diff.low,
-        "difference_high": diff.high,
-        "learned_win_rate": wa.mean,
-        "baseline_win_rate": wb.mean,
-        "learned_per_unit": None,
-        "seconds": round(h.seconds, 3),
-    }
-    return {"row": row, "summary": h.to_dict()}
+    summary = head_to_head(cfg["game"], agents, deals=deals, seed=e["seed"], config=e["options"]).to_dict()
+    row = pair_row(
+        summary, label=label, baseline=baseline, deals=deals, games=summary["games"], learned_per_unit=None
+    )
+    return {"row": row, "summary": summary}
 
 
 def periodic_evaluation(cfg: Mapping, run_dir: Path, model, steps: int) -> list[dict]:
