@@ -98,7 +98,7 @@ def run_outside(bin_dir: Path, tmp_path: Path, *args: str | Path) -> str:
         env={"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "MPLBACKEND": "Agg"},
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1500,  # a fresh install compiles its kernels first: over 600 s on a slow or loaded 2-core machine
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Traceback" not in result.stderr
