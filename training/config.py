@@ -190,6 +190,7 @@ TOP = OptionSet(
     Option("opponents", {}, "opponent league of engine aec (see the opponents section)", kind=dict),
     Option("league", {}, "self-play league of engine batched (see the league section)", kind=dict),
     Option("ppo", {}, "PPO hyperparameters (see the ppo section)", kind=dict),
+    Option("critic", {}, "a privileged critic for engine batched (see the critic section)", kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
     Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
     Option(
@@ -406,10 +407,47 @@ PRETRAIN = OptionSet(
 )
 
 
-SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "eval": EVAL, "pretrain": PRETRAIN}
+def _layers(value: Any) -> list[int]:
+    if not isinstance(value, list | tuple) or not value or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096 for n in value
+    ):
+        raise ValueError("layer sizes are a non-empty list of ints in 1..4096, e.g. [256, 256]")
+    return [int(n) for n in value]
+
+
+CRITIC = OptionSet(
+    Option(
+        "privileged",
+        False,
+        "an asymmetric actor-critic: the advantages come from a second critic that also sees what the seat "
+        "cannot (the other seats' hidden cards, who leads now: envs/batched/privileged.py); the actor and the "
+        "policy file are unchanged. Engine batched, games whose kernel gives those features",
+        kind=bool,
+    ),
+    Option("net_arch", [256, 256], "hidden layers of the privileged critic", convert=_layers),
+    Option(
+        "learning_rate",
+        None,
+        "Adam step size of the privileged critic: a number or {start, end} (linear); null: ppo.learning_rate's",
+        convert=lambda v: None if v is None else _schedule(v),
+    ),
+    Option(
+        "warmup_updates",
+        0,
+        "PPO updates at the start in which only the critics learn and the actor stays exactly as it is: a new "
+        "privileged critic fits the returns before its advantages move the actor (needs privileged: true)",
+        kind=int,
+        low=0,
+        high=10**9,
+    ),
+)
+
+
+SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "critic": CRITIC, "eval": EVAL,
+            "pretrain": PRETRAIN}  # fmt: skip
 # What each engine does not use: a non-default value there is an error naming the engine that uses it.
 AEC_ONLY = ("workers", "vec_env", "opponents", "pretrain")
-BATCHED_ONLY = ("league", "kernel_threads")
+BATCHED_ONLY = ("league", "kernel_threads", "critic")
 
 
 def _validate(options: OptionSet, given: Mapping, where: str) -> dict:
@@ -573,6 +611,7 @@ def _check_engine(cfg: dict) -> None:
         )
     if engine == "batched":
         _check_league(cfg)
+        _check_critic(cfg)
         _check_buffer_size(cfg)
 
 
@@ -585,6 +624,25 @@ def _check_league(cfg: dict) -> None:
             member_opponent(cfg["game"], cfg["options"], name)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, league: member {name!r}: {exc}") from None
+
+
+def _check_critic(cfg: dict) -> None:
+    # Deferred: the batched kernels' modules (numba) are for engine batched only, as in _check_league.
+    from pokerzoo.envs import batched
+    from pokerzoo.envs.batched.core import GameKernel
+
+    critic = cfg["critic"]
+    if critic["warmup_updates"] and not critic["privileged"]:
+        raise ConfigError(
+            f"training config, critic: warmup_updates={critic['warmup_updates']} fits a new privileged critic "
+            "before the actor moves; set critic.privileged: true, or warmup_updates: 0"
+        )
+    if critic["privileged"] and batched.kernel_class(cfg["game"]).privileged is GameKernel.privileged:
+        have = [g for g in batched.BATCHED_GAMES if batched.kernel_class(g).privileged is not GameKernel.privileged]
+        raise ConfigError(
+            f"training config, critic: privileged: true, but {cfg['game']}'s batched kernel gives no privileged "
+            f"features (games that do: {', '.join(have)}); set critic.privileged: false"
+        )
 
 
 def _check_buffer_size(cfg: dict) -> None:

@@ -90,6 +90,9 @@ class GameKernel:
     * ``make_params(config)``: a NamedTuple of constants (ints, floats, arrays) the
       kernels read: the game's options and its lookup tables;
     * ``new_state(n)``: a NamedTuple of arrays with one row per game, the whole state;
+    * optionally ``privileged_size`` and ``privileged(state, rows, seats)``: what
+      each seat cannot see, for a privileged critic (``envs/batched/privileged.py``);
+      a game without them has ``privileged_size`` 0;
     * ``run_rows`` / ``run_rows_parallel``: compiled loops
       ``(state, params, chance, rows, actions, out) -> None`` over ``rows``, the
       second with ``numba.prange``. For each row: action ``START`` begins a new
@@ -111,6 +114,12 @@ class GameKernel:
 
     def new_state(self, n: int) -> NamedTuple:
         raise NotImplementedError
+
+    privileged_size: int = 0  # entries per decision of ``privileged`` (0: the game gives none)
+
+    def privileged(self, state: NamedTuple, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """float32 ``[k, privileged_size]``: what seat ``seats[j]`` of row ``rows[j]`` cannot see."""
+        raise ValueError(f"{self.game_class.NAME} gives no privileged features (a critic that sees every seat)")
 
 
 @kernel
@@ -158,6 +167,7 @@ class BatchedEnv:
         self.copy = bool(copy)
         self.kernel = kernel_class(self.config)
         self.state = self.kernel.new_state(self.num_envs)
+        self.privileged_size = int(self.kernel.privileged_size)
         self.chance = chance_lib.new_chance(self.num_envs)
         self.out = new_outputs(self.num_envs, self.observation_size, self.num_actions, self.num_players)
         self.all_rows = np.arange(self.num_envs, dtype=np.int64)
@@ -224,6 +234,11 @@ class BatchedEnv:
     @property
     def mask(self) -> np.ndarray:
         return self.out.mask
+
+    def privileged(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """float32 ``[k, privileged_size]``: what seat ``seats[j]`` of row ``rows[j]`` cannot see now (the other
+        seats' hidden cards, who leads), for a privileged critic; ValueError for a game that gives none."""
+        return self.kernel.privileged(self.state, np.asarray(rows, dtype=np.int64), np.asarray(seats, dtype=np.int64))
 
     def row_generator_state(self, row: int) -> dict:
         """numpy's ``bit_generator.state`` of row ``row``'s own generator (the scalar env's ``_rng``)."""

@@ -37,6 +37,7 @@ import numba
 import numpy as np
 
 from pokerzoo.envs.batched import chance as chance_lib
+from pokerzoo.envs.batched import privileged as privileged_lib
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.breed_the_heifer import encoding
@@ -567,10 +568,27 @@ def check_batchable(config: dict[str, Any]) -> None:
         )
 
 
+HIDDEN_POSITIONS = np.array([True, True, False, False, False, False, True])  # down, down, up x4, down
+CATEGORIES = 10  # high card .. five of a kind (``kernel_hands``)
+
+
 class HeiferKernel(GameKernel):
     game_class = BreedTheHeiferGame
     run_rows = staticmethod(run_rows)
     run_rows_parallel = staticmethod(run_rows_parallel)
+
+    @property
+    def privileged_size(self) -> int:
+        return privileged_lib.features_size(self.params.n, CATEGORIES)
+
+    def privileged(self, state: HeiferState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The other seats' down cards dealt so far, their current hand categories, who leads with the current
+        wild (``envs/batched/privileged.py``)."""
+        dealt = np.arange(MAX_CARDS)[None, None, :] < state.ncards[:, :, None]
+        return privileged_lib.opponent_features(
+            state.cards, dealt & HIDDEN_POSITIONS, state.folded == 0, state.key, rows, seats,
+            num_players=self.params.n, categories=state.key >> TIEBREAK_BITS, num_categories=CATEGORIES,
+        )  # fmt: skip
 
     def make_params(self, config: dict[str, Any]) -> HeiferParams:
         check_batchable(config)

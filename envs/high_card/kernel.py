@@ -17,11 +17,12 @@ import numba
 import numpy as np
 
 from pokerzoo.envs.batched import chance as chance_lib
+from pokerzoo.envs.batched import privileged as privileged_lib
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.high_card import encoding
-from pokerzoo.envs.high_card.game import ANTE, PLAY, RAISE, UNDECIDED, HighCardGame
+from pokerzoo.envs.high_card.game import ANTE, FOLD, PLAY, RAISE, UNDECIDED, HighCardGame
 
 MAX_PLAYERS = 6
 
@@ -156,6 +157,19 @@ class HighCardKernel(GameKernel):
     game_class = HighCardGame
     run_rows = staticmethod(run_rows)
     run_rows_parallel = staticmethod(run_rows_parallel)
+
+    @property
+    def privileged_size(self) -> int:
+        return privileged_lib.features_size(self.params.num_players)
+
+    def privileged(self, state: HighCardState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The other seats' three cards (all face down) and who holds the better hand
+        (``envs/batched/privileged.py``)."""
+        hidden = np.ones(state.hands.shape, dtype=bool)
+        return privileged_lib.opponent_features(
+            state.hands, hidden, state.decisions != FOLD, state.keys, rows, seats,
+            num_players=self.params.num_players,
+        )  # fmt: skip
 
     def make_params(self, config: dict[str, Any]) -> HighCardParams:
         n = int(config["num_players"])

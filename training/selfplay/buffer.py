@@ -64,8 +64,8 @@ def _compact_rows(array, keep):
 class Batch(NamedTuple):
     """The complete decisions of a rollout, ready for the PPO update.
 
-    ``obs`` and ``mask`` are the buffer's own arrays, not copied: decision i of
-    the batch is row ``index[i]`` of both (valid until the buffer's ``carry``).
+    ``obs``, ``mask`` and ``privileged`` are the buffer's own arrays, not copied:
+    decision i of the batch is row ``index[i]`` of them (valid until the buffer's ``carry``).
     The other arrays are per batch decision.
     """
 
@@ -77,17 +77,24 @@ class Batch(NamedTuple):
     values: np.ndarray
     advantages: np.ndarray
     returns: np.ndarray
+    privileged: np.ndarray | None = None  # the buffer's privileged features (``critic.privileged``), or None
 
 
 class DecisionBuffer:
-    """Decisions of up to ``rollout_decisions`` new ones plus one open decision per (row, seat)."""
+    """Decisions of up to ``rollout_decisions`` new ones plus one open decision per (row, seat).
+
+    With ``privileged_size`` > 0 every decision also keeps what its seat could
+    not see (``privileged``: the privileged critic's extra input).
+    """
 
     ARRAYS = ("obs", "mask", "action", "log_prob", "value", "reward", "done", "complete", "successor", "row", "seat")
 
     def __init__(self, num_envs: int, num_players: int, observation_size: int, num_actions: int,
-                 rollout_decisions: int):  # fmt: skip
+                 rollout_decisions: int, privileged_size: int = 0):  # fmt: skip
         capacity = rollout_decisions + num_envs * num_players
         self.capacity = capacity
+        self.arrays = self.ARRAYS + (("privileged",) if privileged_size else ())
+        self.privileged = np.zeros((capacity, privileged_size), dtype=np.float32) if privileged_size else None
         self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
         self.mask = np.zeros((capacity, num_actions), dtype=np.bool_)
         self.action = np.zeros(capacity, dtype=np.int64)
@@ -156,6 +163,7 @@ class DecisionBuffer:
         return Batch(
             obs=self.obs,
             mask=self.mask,
+            privileged=self.privileged,
             index=idx,
             actions=self.action[idx],
             log_probs=self.log_prob[idx],
@@ -168,7 +176,7 @@ class DecisionBuffer:
         """Keep only the open decisions, moved to the front in the order they were made; returns how many."""
         keep = np.flatnonzero(~self.complete[: self.size])
         k = keep.shape[0]
-        for name in self.ARRAYS:
+        for name in self.arrays:
             array = getattr(self, name)
             if array.ndim == 2:
                 _compact_rows(array, keep)  # the observations and masks: most of the bytes
@@ -191,13 +199,19 @@ class DecisionBuffer:
         """The carried (open) decisions and the stream table; only valid right after ``carry``."""
         if self.complete[: self.size].any():
             raise RuntimeError("the buffer is saved between rollouts only (after carry)")
-        return {name: getattr(self, name)[: self.size].copy() for name in self.ARRAYS} | {"open": self.open.copy()}
+        return {name: getattr(self, name)[: self.size].copy() for name in self.arrays} | {"open": self.open.copy()}
 
     def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
         k = state["action"].shape[0]
         if state["open"].shape != self.open.shape or state["obs"].shape[1:] != self.obs.shape[1:] or k > self.capacity:
             raise ValueError("the checkpoint's open decisions do not fit this run's buffer (rows, seats or sizes)")
-        for name in self.ARRAYS:
+        if ("privileged" in state) != (self.privileged is not None):
+            raise ValueError(
+                "the checkpoint's open decisions "
+                + ("keep privileged features; this run has no privileged critic" if "privileged" in state
+                   else "keep no privileged features; this run has a privileged critic (critic.privileged)")
+            )  # fmt: skip
+        for name in self.arrays:
             getattr(self, name)[:k] = state[name]
         self.open[:] = state["open"]
         self.size = k

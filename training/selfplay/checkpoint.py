@@ -4,6 +4,8 @@
 
 * ``policy.json`` + ``policy.safetensors``: the network (float32, actor and
   critic), a policy file that ``policy:RUN`` plays while the run is unfinished;
+* ``critic.safetensors``: the privileged critic's weights (``critic.privileged``
+  runs only; safetensors, no code);
 * ``optimizer.pt``: Adam's state dict, read with ``torch.load(weights_only=True)``;
 * ``arrays.npz``: every numpy array of the learner's state, read with
   ``np.load(allow_pickle=False)``: the batched env (game state arrays, every
@@ -32,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
 
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.checkpoint import CheckpointError, encode, file_sha256
@@ -39,6 +43,7 @@ from pokerzoo.training.policy_export import save_policy
 
 FORMAT = "pokerzoo.selfplay-checkpoint/1"
 FILES = ("policy.json", "policy.safetensors", "optimizer.pt", "state.pt", "arrays.npz")
+CRITIC = "critic.safetensors"  # only in the checkpoints of runs with a privileged critic
 STATE_KEYS = ("step", "loop", "rng", "logger", "trainer")
 
 
@@ -50,19 +55,25 @@ class SelfPlayCheckpoint:
     state: dict  # STATE_KEYS
     arrays: dict[str, np.ndarray]
     policy: Path
+    critic: dict[str, torch.Tensor] | None = None  # the privileged critic's state dict, if the run has one
 
 
-def write(folder: Path, *, model, optimizer, document: dict, state: dict, arrays: dict[str, np.ndarray]) -> Path:
+def write(folder: Path, *, model, optimizer, document: dict, state: dict, arrays: dict[str, np.ndarray],
+          critic: torch.nn.Module | None = None) -> Path:  # fmt: skip
     """Write a checkpoint into the new folder ``folder`` (``state``: STATE_KEYS)."""
     folder.mkdir(parents=True)
     save_policy(model, folder / "policy.json", document)
+    names = FILES
+    if critic is not None:
+        save_file({k: v.detach().contiguous() for k, v in critic.state_dict().items()}, str(folder / CRITIC))
+        names = (*FILES, CRITIC)
     torch.save(optimizer.state_dict(), folder / "optimizer.pt")
     torch.save(encode(state), folder / "state.pt")
     np.savez(folder / "arrays.npz", **arrays)
     manifest = {
         "format": FORMAT,
         "step": int(state["step"]),
-        "files": {name: file_sha256(folder / name) for name in FILES},
+        "files": {name: file_sha256(folder / name) for name in names},
     }
     tmp = folder / f".{ckpt.MANIFEST}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2) + "\n")
@@ -80,12 +91,21 @@ def read(folder: Path) -> SelfPlayCheckpoint:
     step = manifest.get("step")
     if manifest.get("format") != FORMAT or not _is_count(step):
         raise CheckpointError(f"{ckpt.MANIFEST} is not a batched-trainer checkpoint manifest ({FORMAT})")
-    ckpt.verify_files(folder, manifest, FILES)
+    has_critic = CRITIC in manifest.get("files", {})
+    ckpt.verify_files(folder, manifest, (*FILES, CRITIC) if has_critic else FILES)
     optimizer, state = ckpt.load_optimizer_and_state(folder, STATE_KEYS)
     if state["step"] != step:
         raise CheckpointError("state.pt does not belong to this checkpoint")
+    critic = _load_critic(folder / CRITIC) if has_critic else None
     return SelfPlayCheckpoint(folder, int(step), optimizer, state, _load_arrays(folder / "arrays.npz"),
-                              folder / "policy.json")  # fmt: skip
+                              folder / "policy.json", critic)  # fmt: skip
+
+
+def _load_critic(path: Path) -> dict[str, torch.Tensor]:
+    try:
+        return load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{path.name} is not a safetensors file ({type(exc).__name__})") from None
 
 
 def _is_count(x: Any) -> bool:

@@ -14,7 +14,9 @@ at every step:
 1. the rows whose acting seat is the learner's get one batched forward pass
    (masked categorical over each row's legal actions only, ``legal``: an
    illegal action has probability 0) and one sampled action each; their
-   decisions go to the buffer, each in its (row, seat) stream;
+   decisions go to the buffer, each in its (row, seat) stream; with a
+   privileged critic (``critic.privileged``) their values are its estimates
+   from the observation and what the seat cannot see (both kept in the buffer);
 2. each member decides its rows in one batch (``act(env, rows)``);
 3. one ``env.step`` of all rows; the rewards are booked per (row, seat) by
    ``SeatAccounts`` and complete the decisions they belong to (``DecisionBuffer.settle``);
@@ -39,7 +41,7 @@ from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.league import League
 from pokerzoo.training.selfplay.legal import Legal, legal_logits
 from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
-from pokerzoo.training.selfplay.network import ActorCritic, sample_actions
+from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic, sample_actions
 from pokerzoo.training.selfplay.sparse import SparseRows
 
 LEARNER = -1  # controller of a seat the learner plays (else: a league member's id)
@@ -57,11 +59,13 @@ class Collector:
     """Plays ``env`` with the learner ``model`` and the ``league``, filling ``buffer`` (see the module docstring)."""
 
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
-                 self_play: float, reward_scale: float, mixed: float = 0.0):  # fmt: skip
+                 self_play: float, reward_scale: float, mixed: float = 0.0,
+                 critic: PrivilegedCritic | None = None):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
         self.model = model
+        self.critic = critic
         self.league = league
         self.buffer = buffer
         self.self_play = float(self_play)
@@ -110,6 +114,8 @@ class Collector:
         self.rng = rng
         decisions = games = 0
         self.model.eval()
+        if self.critic is not None:
+            self.critic.eval()
         with torch.inference_mode():
             for _ in range(steps):
                 made, ended = self.step()
@@ -132,6 +138,10 @@ class Collector:
             observations = SparseRows.from_rows(env.obs, learner_rows, out=buffer.obs[where])
             legal = Legal.from_mask(env.mask, learner_rows, out=buffer.mask[where])
             logits, values = legal_logits(self.model, observations, legal)
+            if self.critic is not None:
+                privileged = buffer.privileged[where]
+                privileged[:] = env.privileged(learner_rows, seats)
+                values = self.critic(torch.from_numpy(buffer.obs[where]), torch.from_numpy(privileged))
             everyone = np.arange(learner_rows.size)
             log_probs = legal_log_probs(logits).numpy()
             slots = sample_actions(log_probs, self.rng.random(learner_rows.size))

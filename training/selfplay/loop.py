@@ -1,7 +1,8 @@
 """One self-play learner, without files: the batched env, the network and Adam, the league, collection, PPO.
 
 ``SelfPlay(cfg)`` builds everything from a loaded training config (engine
-batched); ``start()`` begins the games, each ``iterate()`` is one rollout and
+batched; with ``critic.privileged`` a ``PrivilegedCritic`` beside the
+network); ``start()`` begins the games, each ``iterate()`` is one rollout and
 one PPO update, and ``state_dict()`` / ``load_state_dict()`` hold everything
 that makes the next iteration what it is (the trainer's checkpoints, the
 benchmark). No randomness is kept between iterations except in the env's
@@ -25,7 +26,7 @@ from pokerzoo.training.selfplay import ppo
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.collector import LEARNER, Collector
 from pokerzoo.training.selfplay.league import League
-from pokerzoo.training.selfplay.network import ActorCritic
+from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
 
 # purposes of the derived generators
 START, COLLECT, UPDATE, ROW_SEEDS = 0x5A, 0xC0, 0x0D, 0xE5
@@ -55,14 +56,21 @@ class SelfPlay:
         with torch.random.fork_rng():  # the network's initial weights depend on the seed alone
             torch.manual_seed(cfg["seed"])
             self.model = ActorCritic(env.observation_size, env.num_actions, p["net_arch"], p["activation"])
-        self.optimizer = ppo.make_optimizer(self.model, ppo.scheduled(p["learning_rate"], 0.0))
+            c = cfg["critic"]
+            self.critic = (
+                PrivilegedCritic(env.observation_size, env.privileged_size, c["net_arch"], p["activation"])
+                if c["privileged"] else None
+            )  # fmt: skip
+        self.optimizer = ppo.make_optimizer(self.model, ppo.scheduled(p["learning_rate"], 0.0), self.critic)
         self.league = League(cfg["game"], cfg["options"], cfg["league"])
         self.buffer = DecisionBuffer(
-            env.num_envs, env.num_players, env.observation_size, env.num_actions, env.num_envs * p["n_steps"]
-        )
+            env.num_envs, env.num_players, env.observation_size, env.num_actions, env.num_envs * p["n_steps"],
+            env.privileged_size if self.critic is not None else 0,
+        )  # fmt: skip
         self.collector = Collector(
             env, self.model, self.league, self.buffer,
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], reward_scale=cfg["reward_scale"],
+            critic=self.critic,
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
@@ -84,7 +92,7 @@ class SelfPlay:
 
     def iterate(self) -> dict[str, float]:
         """One rollout of ``ppo.n_steps`` steps in every row, then one PPO update on the complete decisions."""
-        cfg, p, k = self.cfg, self.cfg["ppo"], self.updates
+        cfg, p, c, k = self.cfg, self.cfg["ppo"], self.cfg["critic"], self.updates
         wall0, cpu0 = time.perf_counter(), time.process_time()
         self.league.reseed(cfg["seed"], k)
         stats = self.collector.collect(p["n_steps"], self.generator(COLLECT, k))
@@ -102,6 +110,9 @@ class SelfPlay:
             learning_rate=ppo.scheduled(p["learning_rate"], done),
             ent_coef=ppo.scheduled(p["ent_coef"], done),
             rng=self.generator(UPDATE, k),
+            critic=self.critic,
+            actor_frozen=k < cfg["critic"]["warmup_updates"],
+            critic_learning_rate=None if c["learning_rate"] is None else ppo.scheduled(c["learning_rate"], done),
         )
         carried = self.buffer.carry()
         self.league.decay()
@@ -112,6 +123,7 @@ class SelfPlay:
         self.last = {
             **figures,
             "train/ent_coef_now": ppo.scheduled(p["ent_coef"], done),
+            "train/actor_frozen": float(k < cfg["critic"]["warmup_updates"]),
             "train/n_updates": self.updates,
             "rollout/decisions": stats.decisions,
             "rollout/carried_decisions": carried,

@@ -107,6 +107,33 @@ class ActorCritic(nn.Module):
         return self.action_net(latent), values
 
 
+class PrivilegedCritic(nn.Module):
+    """V(observation, privileged features) -> values float32[k]: a critic that also sees what the seat cannot.
+
+    The asymmetric actor-critic of ``critic.privileged``: its values make the
+    advantages (GAE) the actor learns from; the actor never reads its input, so
+    the policy file (actor and its own critic, ``ActorCritic``) is unchanged and
+    plays from the seat's observation alone. Its input is the observation and
+    ``envs/batched/privileged.py``'s features side by side; SB3's
+    initialisation (orthogonal, gain sqrt(2), the output layer 1).
+    """
+
+    def __init__(self, observation_size: int, privileged_size: int, layers: Sequence[int], activation: str):
+        super().__init__()
+        self.net = _mlp(observation_size + privileged_size, layers, ACTIVATION_MODULES[activation])
+        self.head = nn.Linear(layers[-1] if layers else observation_size + privileged_size, 1)
+        self.observation_size = observation_size
+        self.privileged_size = privileged_size
+        for module, gain in ((self.net, math.sqrt(2)), (self.head, 1.0)):
+            for m in module.modules():
+                if isinstance(m, nn.Linear):
+                    nn.init.orthogonal_(m.weight, gain=gain)
+                    m.bias.data.fill_(0.0)
+
+    def forward(self, obs: torch.Tensor, privileged: torch.Tensor) -> torch.Tensor:
+        return self.head(self.net(torch.cat([obs, privileged], dim=1))).squeeze(-1)
+
+
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Log-probabilities of the masked categorical (illegal actions: probability 0)."""
     return torch.log_softmax(logits.masked_fill(~mask, MASKED_LOGIT), dim=-1)

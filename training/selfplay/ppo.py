@@ -11,6 +11,14 @@ and the epochs stop early when a minibatch's approximate KL exceeds
 ``ent_coef``: a number or ``{start, end}``) are linear in the share of
 ``total_timesteps`` done. The minibatch order comes from the generator the
 caller passes (derived from the run's seed and the update's number).
+
+With a privileged critic (``critic.privileged``) the batch's values and
+advantages are its estimates; it is fitted to the returns with the same
+weight and optimizer, and so is the network's own critic (the one a policy
+file keeps), from the seat's observation alone. ``actor_frozen`` (the
+critics' warm-up updates, ``critic.warmup_updates``) leaves out the policy
+and entropy losses, and the network's own critic where it shares layers with
+the actor: only the critics learn, and the actor stays exactly as it is.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from pokerzoo.training.selfplay.buffer import Batch
 from pokerzoo.training.selfplay.legal import Legal, legal_logits
 from pokerzoo.training.selfplay.legal import entropy as legal_entropy
 from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
-from pokerzoo.training.selfplay.network import ActorCritic
+from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
 from pokerzoo.training.selfplay.sparse import SparseRows
 
 ADAM_EPS = 1e-5  # SB3's
@@ -40,8 +48,18 @@ def scheduled(value: float | Mapping[str, float], done: float) -> float:
     return value["start"] + done * (value["end"] - value["start"])
 
 
-def make_optimizer(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
-    return torch.optim.Adam(model.parameters(), lr=learning_rate, eps=ADAM_EPS)
+def make_optimizer(
+    model: ActorCritic, learning_rate: float, critic: PrivilegedCritic | None = None
+) -> torch.optim.Adam:
+    """Adam over the network's parameters and, in a second group (its own step size), the privileged critic's."""
+    groups = [{"params": list(model.parameters())}]
+    if critic is not None:
+        groups.append({"params": list(critic.parameters())})
+    return torch.optim.Adam(groups, lr=learning_rate, eps=ADAM_EPS)
+
+
+def _parameters(model: ActorCritic, critic: PrivilegedCritic | None) -> list[torch.nn.Parameter]:
+    return [*model.parameters(), *(critic.parameters() if critic is not None else ())]
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
@@ -58,12 +76,16 @@ def update(
     learning_rate: float,
     ent_coef: float,
     rng: np.random.Generator,
+    critic: PrivilegedCritic | None = None,
+    actor_frozen: bool = False,
+    critic_learning_rate: float | None = None,
 ) -> dict[str, float]:
-    """One PPO update on ``batch``; returns SB3's ``train/*`` figures."""
+    """One PPO update on ``batch``; returns SB3's ``train/*`` figures (and ``train/own_value_loss``, the
+    network's own critic, with a privileged one)."""
     n = batch.actions.shape[0]
-    for group in optimizer.param_groups:
-        group["lr"] = learning_rate
-    stats: dict[str, list[float]] = {"pg": [], "value": [], "entropy": [], "clip": [], "kl": []}
+    for i, group in enumerate(optimizer.param_groups):  # the second group: the privileged critic's
+        group["lr"] = learning_rate if i == 0 or critic_learning_rate is None else critic_learning_rate
+    stats: dict[str, list[float]] = {"pg": [], "value": [], "own_value": [], "entropy": [], "clip": [], "kl": []}
     if n == 0:
         return {"train/learning_rate": learning_rate, "train/n_epochs_done": 0, "train/decisions": 0}
     actions = torch.from_numpy(batch.actions)
@@ -74,6 +96,10 @@ def update(
     epochs_done = 0
     keep_going = True
     model.train()
+    if critic is not None:
+        critic.train()
+    shared = model.mlp_extractor.shared_net is not None
+    parameters = _parameters(model, critic)
     for _ in range(ppo["n_epochs"]):
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, size):
@@ -90,9 +116,15 @@ def update(
             log_ratio = new - old_log_probs[idx]
             ratio = torch.exp(log_ratio)
             pg_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - clip, 1 + clip)).mean()
-            value_loss = F.mse_loss(returns[idx], values)
+            value_loss = own_value_loss = F.mse_loss(returns[idx], values)
             entropy_loss = -entropy.mean()
-            loss = pg_loss + ent_coef * entropy_loss + ppo["vf_coef"] * value_loss
+            actor = 0.0 if actor_frozen else pg_loss + ent_coef * entropy_loss
+            critics = 0.0 if actor_frozen and shared else own_value_loss
+            if critic is not None:
+                seen = torch.from_numpy(batch.obs[rows])
+                value_loss = F.mse_loss(returns[idx], critic(seen, torch.from_numpy(batch.privileged[rows])))
+                critics = critics + value_loss
+            loss = actor + ppo["vf_coef"] * critics
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - log_ratio).mean().item()
             stats["kl"].append(approx_kl)
@@ -101,18 +133,21 @@ def update(
                 break
             stats["pg"].append(pg_loss.item())
             stats["value"].append(value_loss.item())
+            stats["own_value"].append(own_value_loss.item())
             stats["entropy"].append(entropy_loss.item())
             stats["clip"].append((torch.abs(ratio - 1) > clip).float().mean().item())
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), ppo["max_grad_norm"])
+            torch.nn.utils.clip_grad_norm_(parameters, ppo["max_grad_norm"])
             optimizer.step()
         if not keep_going:
             break
         epochs_done += 1
+    own = {"train/own_value_loss": _mean(stats["own_value"])} if critic is not None else {}
     return {
         "train/policy_gradient_loss": _mean(stats["pg"]),
         "train/value_loss": _mean(stats["value"]),
+        **own,
         "train/entropy_loss": _mean(stats["entropy"]),
         "train/clip_fraction": _mean(stats["clip"]),
         "train/approx_kl": _mean(stats["kl"]),

@@ -174,6 +174,17 @@ class SelfPlayTrainer:
     def _load(self, found: sp_ckpt.SelfPlayCheckpoint) -> None:
         loop = self.loop
         load_policy_weights(loop.model, found.policy, "checkpoint policy")
+        if (found.critic is None) != (loop.critic is None):
+            has = "has no privileged critic" if found.critic is None else "has a privileged critic"
+            raise ckpt.CheckpointError(
+                f"{found.path.name} {has}; this run's config says critic.privileged: {loop.critic is not None}"
+            )
+        if loop.critic is not None:
+            try:
+                loop.critic.load_state_dict(found.critic)
+            except RuntimeError as exc:
+                first = str(exc).strip().splitlines()[0]
+                raise ckpt.CheckpointError(f"{found.path.name}: its privileged critic does not fit ({first})") from None
         loop.optimizer.load_state_dict(found.optimizer)
         try:
             loop.load_state_dict(found.state["loop"], found.arrays)
@@ -255,7 +266,7 @@ class SelfPlayTrainer:
             "trainer": copy.deepcopy(self.state),
         }
         sp_ckpt.write(tmp, model=loop.model, optimizer=loop.optimizer, document=policy_document(self.cfg, steps),
-                      state=state, arrays=arrays)  # fmt: skip
+                      state=state, arrays=arrays, critic=loop.critic)  # fmt: skip
         return ckpt.publish(tmp, final, self.cfg["keep_checkpoints"])
 
     # ------------------------------------------------------------------ logs
@@ -335,6 +346,7 @@ class SelfPlayTrainer:
             "torch_threads": cfg["torch_threads"],
             "kernel_threads": cfg["kernel_threads"],
             "network": {"shared": shared, "pi": pi, "vf": vf, "activation": cfg["ppo"]["activation"]},
+            "privileged_critic": cfg["critic"]["net_arch"] if cfg["critic"]["privileged"] else None,
             "league": loop.league.table() if loop is not None and loop.env.num_players > 1 else [],
             "resumes": s["resumes"],
             "pretrain": None,
