@@ -48,21 +48,26 @@ def _schedule(value: Any) -> Any:
     raise ValueError("expected a finite number >= 0 or {start: A, end: B}")
 
 
-def _net_arch(value: Any) -> Any:
-    def layers(x):
-        if not isinstance(x, list | tuple) or not x or not all(isinstance(n, int) and 1 <= n <= 4096 for n in x):
-            raise ValueError("layer sizes are a non-empty list of ints in 1..4096, e.g. [64, 64]")
-        return [int(n) for n in x]
+def _layers(value: Any) -> list[int]:
+    """Hidden-layer sizes (``ppo.net_arch``'s lists, ``critic.net_arch``)."""
+    sizes_ok = isinstance(value, list | tuple) and value and all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096 for n in value
+    )
+    if not sizes_ok:
+        raise ValueError("layer sizes are a non-empty list of ints in 1..4096, e.g. [64, 64]")
+    return [int(n) for n in value]
 
+
+def _net_arch(value: Any) -> Any:
     if isinstance(value, Mapping):
         if set(value) not in ({"pi", "vf"}, {"shared", "pi", "vf"}):
             raise ValueError(
                 "net_arch is a list of layer sizes, {pi: [...], vf: [...]} or (engine batched) "
                 "{shared: [...], pi: [...], vf: [...]}"
             )
-        out = {"pi": layers(value["pi"]), "vf": layers(value["vf"])}
-        return {"shared": layers(value["shared"]), **out} if "shared" in value else out
-    return layers(value)
+        out = {"pi": _layers(value["pi"]), "vf": _layers(value["vf"])}
+        return {"shared": _layers(value["shared"]), **out} if "shared" in value else out
+    return _layers(value)
 
 
 def _optional_positive(value: Any) -> float | None:
@@ -405,14 +410,6 @@ PRETRAIN = OptionSet(
     Option("learning_rate", 1e-3, "Adam step size of the imitation", kind=float, low=0),
     Option("value", True, "also fit the critic to the teacher's returns", kind=bool),
 )
-
-
-def _layers(value: Any) -> list[int]:
-    if not isinstance(value, list | tuple) or not value or not all(
-        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096 for n in value
-    ):
-        raise ValueError("layer sizes are a non-empty list of ints in 1..4096, e.g. [256, 256]")
-    return [int(n) for n in value]
 
 
 CRITIC = OptionSet(

@@ -93,6 +93,7 @@ class SelfPlay:
     def iterate(self) -> dict[str, float]:
         """One rollout of ``ppo.n_steps`` steps in every row, then one PPO update on the complete decisions."""
         cfg, p, c, k = self.cfg, self.cfg["ppo"], self.cfg["critic"], self.updates
+        frozen = k < c["warmup_updates"]  # the critics' warm-up: the actor stays as it is
         wall0, cpu0 = time.perf_counter(), time.process_time()
         self.league.reseed(cfg["seed"], k)
         stats = self.collector.collect(p["n_steps"], self.generator(COLLECT, k))
@@ -111,7 +112,7 @@ class SelfPlay:
             ent_coef=ppo.scheduled(p["ent_coef"], done),
             rng=self.generator(UPDATE, k),
             critic=self.critic,
-            actor_frozen=k < cfg["critic"]["warmup_updates"],
+            actor_frozen=frozen,
             critic_learning_rate=None if c["learning_rate"] is None else ppo.scheduled(c["learning_rate"], done),
         )
         carried = self.buffer.carry()
@@ -123,7 +124,7 @@ class SelfPlay:
         self.last = {
             **figures,
             "train/ent_coef_now": ppo.scheduled(p["ent_coef"], done),
-            "train/actor_frozen": float(k < cfg["critic"]["warmup_updates"]),
+            "train/actor_frozen": float(frozen),
             "train/n_updates": self.updates,
             "rollout/decisions": stats.decisions,
             "rollout/carried_decisions": carried,

@@ -58,10 +58,6 @@ def make_optimizer(
     return torch.optim.Adam(groups, lr=learning_rate, eps=ADAM_EPS)
 
 
-def _parameters(model: ActorCritic, critic: PrivilegedCritic | None) -> list[torch.nn.Parameter]:
-    return [*model.parameters(), *(critic.parameters() if critic is not None else ())]
-
-
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
     var = float(np.var(target))
     return float("nan") if var == 0 else float(1 - np.var(target - predicted) / var)
@@ -99,7 +95,7 @@ def update(
     if critic is not None:
         critic.train()
     shared = model.mlp_extractor.shared_net is not None
-    parameters = _parameters(model, critic)
+    parameters = [p for group in optimizer.param_groups for p in group["params"]]  # the network's and the critic's
     for _ in range(ppo["n_epochs"]):
         order = torch.from_numpy(rng.permutation(n))
         for start in range(0, n, size):
