@@ -4,10 +4,11 @@ updates together, per batched game, in wall time and in CPU time, for each torch
     python benchmarks/selfplay_throughput.py                         # every batched game of the project
     python benchmarks/selfplay_throughput.py --games raspisnoy_poker --threads 1 2 --updates 8
     python benchmarks/selfplay_throughput.py --set n_envs=8192 ppo.n_epochs=4
+    python benchmarks/selfplay_throughput.py --configs configs/breed_the_heifer/selfplay_privileged.yaml
 
 Each game runs its training config (``configs/<game>/selfplay.yaml``, else its
-``demo.yaml`` where that trains on the batched engine, else the defaults), with
-``--set`` overrides, through ``SelfPlay.iterate`` (exactly what ``pokerzoo
+``demo.yaml`` where that trains on the batched engine, else the defaults), or
+the configs named by ``--configs``, with ``--set`` overrides, through ``SelfPlay.iterate`` (exactly what ``pokerzoo
 train`` runs between its evaluations and checkpoints): one warm-up iteration
 (kernels loaded or compiled, first rollout), then ``--updates`` timed ones.
 Wall time is what a user waits; CPU time (``time.process_time``, all threads
@@ -77,6 +78,7 @@ def measure(cfg: dict, threads: int, updates: int, bar: tqdm) -> dict:
         "n_epochs": cfg["ppo"]["n_epochs"],
         "batch_size": cfg["ppo"]["batch_size"],
         "network": {"shared": shared, "pi": pi, "vf": vf, "activation": cfg["ppo"]["activation"]},
+        "privileged_critic": cfg["critic"]["net_arch"] if cfg["critic"]["privileged"] else None,
         "observation_size": loop.env.observation_size,
         "players": loop.env.num_players,
         "league": [m["name"] for m in loop.league.table()] if loop.env.num_players > 1 else [],
@@ -100,6 +102,8 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         n = r["network"]
         net = (f"shared {n['shared']} + " if n["shared"] else "") + f"pi {n['pi']} vf {n['vf']} {n['activation']}"
+        if r["privileged_critic"]:
+            net += f", privileged critic {r['privileged_critic']}"
         lines.append(
             f"| {r['game']} | {net} | {r['n_envs']:,} x {r['n_steps']}, {r['n_epochs']}, {r['batch_size']:,} | "
             f"{r['threads']}, {r['kernel_threads']} | {r['wall_per_s']:,.0f} | {r['cpu_per_s']:,.0f} | "
@@ -111,6 +115,7 @@ def markdown(rows: list[dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", help="batched games (default: every one but the examples)")
+    parser.add_argument("--configs", nargs="+", help="batched training configs to run instead of the games' own")
     parser.add_argument("--threads", nargs="+", type=int, default=[1], help="torch thread counts (default 1)")
     parser.add_argument("--updates", type=int, default=6, help="timed iterations per measurement (default 6)")
     add_pairs(parser, "--set", "config overrides")
@@ -118,7 +123,11 @@ def main() -> int:
     args = parser.parse_args()
     games = args.games or [g for g in BATCHED_GAMES if not spec(g).example]
     overrides = parse_config_pairs(args.set)
-    plans = [(config_for(g, overrides), t) for g in games for t in args.threads]
+    if args.configs:
+        chosen = [(load_config(Path(c), overrides), c) for c in args.configs]
+    else:
+        chosen = [config_for(g, overrides) for g in games]
+    plans = [(c, t) for c in chosen for t in args.threads]
     rows = []
     with tqdm(total=len(plans) * (args.updates + 1), desc="self-play throughput", unit="update") as bar:
         for (cfg, source), threads in plans:

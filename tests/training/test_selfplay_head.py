@@ -82,6 +82,27 @@ def test_sparse_linear_is_the_dense_layer_forward_and_backward(width):
     torch.testing.assert_close(sparse_layer.bias.grad, dense_layer.bias.grad, rtol=1e-5, atol=1e-4)
 
 
+def test_parts_side_by_side_are_the_dense_layer_on_their_concatenation():
+    """The privileged critic's first layer: observation and features as two parts, never concatenated."""
+    rng = np.random.default_rng(3)
+    left, right = sparse_matrix(rng, 120, 90, 0.1), sparse_matrix(rng, 120, 40, 0.2)
+    right[5] = 0.0  # a row whose second part is empty
+    rows = rng.permutation(120)[:70]
+    dense_layer = torch.nn.Linear(130, 16)
+    sparse_layer = torch.nn.Linear(130, 16)
+    sparse_layer.load_state_dict(dense_layer.state_dict())
+    upstream = torch.from_numpy(rng.normal(size=(70, 16)).astype(np.float32))
+    expected = dense_layer(torch.from_numpy(np.concatenate([left[rows], right[rows]], axis=1)))
+    got = sparse_linear(sparse_layer, (SparseRows.from_rows(left, rows), SparseRows.from_rows(right, rows)))
+    torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
+    (expected * upstream).sum().backward()
+    (got * upstream).sum().backward()
+    torch.testing.assert_close(sparse_layer.weight.grad, dense_layer.weight.grad, rtol=1e-5, atol=1e-4)
+    torch.testing.assert_close(sparse_layer.bias.grad, dense_layer.bias.grad, rtol=1e-5, atol=1e-4)
+    with pytest.raises(ValueError, match=r"parts side by side need as many rows each; got \[3, 70\]"):
+        sparse_linear(sparse_layer, (SparseRows.from_rows(left, rows[:3]), SparseRows.from_rows(right, rows)))
+
+
 def test_sparse_rows_of_a_wrong_width_are_refused():
     x = SparseRows.from_rows(np.eye(4, dtype=np.float32), np.arange(4))
     with pytest.raises(ValueError, match="rows of width 4 into a layer of 5 inputs"):

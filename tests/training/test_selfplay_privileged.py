@@ -33,6 +33,7 @@ from pokerzoo.training.config import load_config
 from pokerzoo.training.engines import make_trainer, resume_trainer
 from pokerzoo.training.selfplay import checkpoint as sp_ckpt
 from pokerzoo.training.selfplay.loop import COLLECT, SelfPlay
+from pokerzoo.training.selfplay.sparse import SparseRows
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_selfplay_trainer import assert_same_params, csv_rows, tiny  # (the trainer tests' tiny run)
@@ -154,6 +155,8 @@ def test_the_buffers_values_are_the_privileged_critics_from_the_features_it_kept
     assert size > 0 and loop.buffer.privileged[:size].any(axis=1).mean() > 0.5  # (all others may have folded)
     np.testing.assert_allclose(loop.buffer.value[:size], values, rtol=1e-5, atol=1e-6)
     assert not np.allclose(loop.buffer.value[:size], own)
+    with pytest.raises(TypeError, match="both inputs dense or both as SparseRows"):
+        loop.critic(SparseRows.from_rows(loop.buffer.obs, np.arange(size)), torch.from_numpy(loop.buffer.privileged))
 
 
 @pytest.fixture(scope="module")

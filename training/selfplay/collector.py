@@ -139,9 +139,9 @@ class Collector:
             legal = Legal.from_mask(env.mask, learner_rows, out=buffer.mask[where])
             logits, values = legal_logits(self.model, observations, legal)
             if self.critic is not None:
-                privileged = buffer.privileged[where]
-                privileged[:] = env.privileged(learner_rows, seats)
-                values = self.critic(torch.from_numpy(buffer.obs[where]), torch.from_numpy(privileged))
+                features = env.privileged(learner_rows, seats)  # to the buffer and into sparse form at once
+                hidden = SparseRows.from_rows(features, np.arange(learner_rows.size), out=buffer.privileged[where])
+                values = self.critic(observations, hidden)
             everyone = np.arange(learner_rows.size)
             log_probs = legal_log_probs(logits).numpy()
             slots = sample_actions(log_probs, self.rng.random(learner_rows.size))

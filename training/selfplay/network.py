@@ -130,7 +130,14 @@ class PrivilegedCritic(nn.Module):
                     nn.init.orthogonal_(m.weight, gain=gain)
                     m.bias.data.fill_(0.0)
 
-    def forward(self, obs: torch.Tensor, privileged: torch.Tensor) -> torch.Tensor:
+    def forward(self, obs: torch.Tensor | SparseRows, privileged: torch.Tensor | SparseRows) -> torch.Tensor:
+        """Dense tensors, or both by their nonzero entries (``SparseRows``): then the first layer meets the two
+        side by side without building their concatenation (both inputs are mostly one-hot zeros, and that
+        layer is most of the critic's work), the same function as the dense one to rounding."""
+        if isinstance(obs, SparseRows) and isinstance(privileged, SparseRows):
+            return self.head(apply_mlp(self.net, (obs, privileged))).squeeze(-1)
+        if isinstance(obs, SparseRows) or isinstance(privileged, SparseRows):
+            raise TypeError("the privileged critic takes both inputs dense or both as SparseRows")
         return self.head(self.net(torch.cat([obs, privileged], dim=1))).squeeze(-1)
 
 

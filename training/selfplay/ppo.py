@@ -102,7 +102,8 @@ def update(
             idx = order[start : start + size]
             rows = batch.index[idx.numpy()]  # in the buffer: observations and legal actions read from there
             legal = Legal.from_mask(batch.mask, rows)
-            logits, values = legal_logits(model, SparseRows.from_rows(batch.obs, rows), legal)
+            seen = SparseRows.from_rows(batch.obs, rows)
+            logits, values = legal_logits(model, seen, legal)
             log_probs = legal_log_probs(logits)
             new = log_probs.view(-1)[legal.slots_of(actions[idx])]
             entropy = legal_entropy(log_probs)
@@ -117,8 +118,8 @@ def update(
             actor = 0.0 if actor_frozen else pg_loss + ent_coef * entropy_loss
             critics = 0.0 if actor_frozen and shared else own_value_loss
             if critic is not None:
-                seen = torch.from_numpy(batch.obs[rows])
-                value_loss = F.mse_loss(returns[idx], critic(seen, torch.from_numpy(batch.privileged[rows])))
+                hidden = SparseRows.from_rows(batch.privileged, rows)
+                value_loss = F.mse_loss(returns[idx], critic(seen, hidden))
                 critics = critics + value_loss
             loss = actor + ppo["vf_coef"] * critics
             with torch.no_grad():

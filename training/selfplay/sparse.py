@@ -12,10 +12,15 @@ to rounding.
 
 ``nonzero_rows`` reads rows of a dense array (the rollout buffer's observations
 or masks, picked by index) straight into that form, without a gathered copy.
+
+A layer's input may also be several arrays side by side (a sequence of
+``SparseRows``, the privileged critic's observation and features): each part
+meets its own block of the weight's columns, so nothing is concatenated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -128,40 +133,68 @@ class SparseRows(NamedTuple):
         return out
 
 
+Parts = SparseRows | Sequence[SparseRows]  # rows, or rows of several arrays side by side
+
+
+def _as_parts(x: Parts) -> tuple[SparseRows, ...]:
+    return (x,) if isinstance(x, SparseRows) else tuple(x)
+
+
+def _is_sparse(x) -> bool:
+    if isinstance(x, SparseRows):
+        return True
+    return isinstance(x, (tuple, list)) and bool(x) and all(isinstance(p, SparseRows) for p in x)
+
+
 class _SparseLinear(torch.autograd.Function):
-    """``x @ weight.T + bias`` for ``x`` in sparse form; gradients for the weight and the bias only."""
+    """``x @ weight.T + bias`` for ``x`` in sparse form (parts side by side: part j meets the weight's columns
+    after those of parts 0..j-1); gradients for the weight and the bias only."""
 
     @staticmethod
-    def forward(ctx, weight, bias, x: SparseRows):
-        ctx.x = x
+    def forward(ctx, weight, bias, parts: tuple[SparseRows, ...]):
+        ctx.parts = parts
         ctx.shape = weight.shape
         columns_major = weight.detach().t().contiguous()  # [width, out]: embedding_bag's table
-        out = F.embedding_bag(x.columns, columns_major, x.offsets, mode="sum", per_sample_weights=x.values)
-        return out + bias.detach()
+        out = bias.detach().expand(parts[0].count, -1).clone()
+        start = 0
+        for x in parts:
+            table = columns_major[start : start + x.width]
+            out += F.embedding_bag(x.columns, table, x.offsets, mode="sum", per_sample_weights=x.values)
+            start += x.width
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        x: SparseRows = ctx.x
         grad = grad.contiguous()
         out_features, in_features = ctx.shape
         transposed = np.zeros((in_features, out_features), dtype=np.float32)
-        _scatter_weight_grad(grad.numpy(), x.entry_rows.numpy(), x.columns.numpy(), x.values.numpy(), transposed)
+        g = grad.numpy()
+        start = 0
+        for x in ctx.parts:
+            block = transposed[start : start + x.width]
+            _scatter_weight_grad(g, x.entry_rows.numpy(), x.columns.numpy(), x.values.numpy(), block)
+            start += x.width
         return torch.from_numpy(transposed).t().contiguous(), grad.sum(0), None
 
 
-def sparse_linear(layer: nn.Linear, x: SparseRows) -> torch.Tensor:
-    """``layer(x)`` for ``x`` in sparse form."""
-    if x.width != layer.in_features:
-        raise ValueError(f"rows of width {x.width} into a layer of {layer.in_features} inputs")
-    return _SparseLinear.apply(layer.weight, layer.bias, x)
+def sparse_linear(layer: nn.Linear, x: Parts) -> torch.Tensor:
+    """``layer(x)`` for ``x`` in sparse form, or ``layer(torch.cat(parts, dim=1))`` for a sequence of parts."""
+    parts = _as_parts(x)
+    width = sum(p.width for p in parts)
+    if width != layer.in_features:
+        raise ValueError(f"rows of width {width} into a layer of {layer.in_features} inputs")
+    counts = {p.count for p in parts}
+    if len(counts) != 1:
+        raise ValueError(f"parts side by side need as many rows each; got {sorted(counts)}")
+    return _SparseLinear.apply(layer.weight, layer.bias, parts)
 
 
-def apply_mlp(mlp: nn.Sequential, x: torch.Tensor | SparseRows) -> torch.Tensor:
-    """``mlp(x)``; for sparse rows the first (linear) layer runs on the nonzero entries."""
-    if not isinstance(x, SparseRows):
+def apply_mlp(mlp: nn.Sequential, x: torch.Tensor | Parts) -> torch.Tensor:
+    """``mlp(x)``; for sparse rows (or parts side by side) the first (linear) layer runs on the nonzero entries."""
+    if not _is_sparse(x):
         return mlp(x)
     if len(mlp) == 0:
-        return x.dense()
+        return torch.cat([p.dense() for p in _as_parts(x)], dim=1)
     h = sparse_linear(mlp[0], x)
     for module in list(mlp)[1:]:
         h = module(h)
