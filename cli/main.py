@@ -25,6 +25,7 @@ COMMANDS = {
     "bench": ("pokerzoo.cli.bench", "measure env agent-steps/s and hand evaluations/s"),
     "compile": ("pokerzoo.cli.compile", "compile and cache the batched engine's kernels ahead of use"),
     "evaluate": ("pokerzoo.cli.evaluate", "play a tournament between agents and report"),
+    "pool": ("pokerzoo.cli.pool", "pool tournaments of the same match on different seeds into one report"),
     "play": ("pokerzoo.cli.play", "play a game in the terminal against agents"),
     "replay": ("pokerzoo.cli.replay", "replay a recorded hand history through the rules"),
     "view": ("pokerzoo.cli.view", "write a hand history as a self-contained HTML viewer"),

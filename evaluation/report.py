@@ -367,9 +367,12 @@ def markdown(summary: dict) -> str:
         row.append(_pct_est(a["win_rate"]))
         rows.append(row)
     mode = "duplicate deals" if summary["duplicate"] else "independent deals"
+    pieces = summary.get("pooled_from")
+    seeds = f"pooled from {len(pieces)} tournaments, seeds {', '.join(str(p['seed']) for p in pieces)}" if pieces else (
+        f"seed {summary['seed']}")  # fmt: skip
     lines = [
         f"## {summary['game']}: {summary['deals']} deals × {len(summary['seatings'])} seatings = "
-        f"{summary['games']} games ({mode}, seed {summary['seed']})",
+        f"{summary['games']} games ({mode}, {seeds})",
         "",
     ]
     if summary["config"]:
@@ -453,6 +456,10 @@ def markdown(summary: dict) -> str:
         )
     if summary["truncated_games"]:
         lines += ["", f"{summary['truncated_games']} games ended on a safety cap (truncated)."]
+    if pieces:
+        lines += ["", "Pooled: " + "; ".join(f"{p['folder']} ({p['deals']} deals, seed {p['seed']})" for p in pieces)]
+        if not all(p["tallies"] for p in pieces):
+            lines += ["Bidding and betting statistics left out: some pieces' games.csv predate their columns."]
     lines += [
         "",
         f"{summary['games']} games in {summary['seconds']:.1f} s on {summary['workers']} worker(s).",
@@ -505,15 +512,23 @@ def write_csv(summary: dict, path: str | Path) -> None:
             w.writerow(row)
 
 
-def write_games_csv(result: TournamentResult, path: str | Path) -> None:
-    """The raw data: one row per game and seat (deal, seating, seed, seat, agent, reward, units, wins)."""
+GAMES_CSV_COLUMNS = ("deal", "seating", "seed", "seat", "agent", "reward", "units", "win_share", "steps", "truncated")
+# Per seat, what the bidding and betting statistics count (so pooling games.csv files loses nothing);
+# ``bids``: the seat's "bid/tricks" pairs, space-separated, in the order they were made.
+GAMES_CSV_TALLIES = ("bidding_decisions", "other_decisions", "fold_legal", "folded", "raise_legal", "raised", "bids")
+
+
+def write_games_csv(result: TournamentResult, path: str | Path, tallies: bool = True) -> None:
+    """The raw data: one row per game and seat (deal, seating, seed, seat, agent, reward, units, wins, and
+    the seat's decision, betting and bid tallies): everything ``summarize`` reads, which is what lets
+    ``pokerzoo.evaluation.pooling`` pool several tournaments' files into one report. ``tallies=False``
+    leaves those last columns out (a pool of files that did not all have them)."""
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(
-            ["deal", "seating", "seed", "seat", "agent", "reward", "units", "win_share", "steps", "truncated"]
-        )
+        w.writerow(GAMES_CSV_COLUMNS + (GAMES_CSV_TALLIES if tallies else ()))
         for rec in result.records:
             for seat, agent in enumerate(rec.seats):
+                bids = " ".join(f"{bid}/{tricks}" for s, bid, tricks in rec.bids if s == seat)
                 w.writerow(
                     [
                         rec.deal,
@@ -526,6 +541,7 @@ def write_games_csv(result: TournamentResult, path: str | Path) -> None:
                         rec.win_shares[seat],
                         rec.steps,
                         int(rec.truncated),
+                        *((*rec.decisions[seat], *rec.betting[seat], bids) if tallies else ()),
                     ]
                 )
 
@@ -589,7 +605,11 @@ def plot(summary: dict, path: str | Path) -> None:
 
 
 def write_all(
-    result: TournamentResult, out_dir: str | Path, summary: dict | None = None, figure: bool = True
+    result: TournamentResult,
+    out_dir: str | Path,
+    summary: dict | None = None,
+    figure: bool = True,
+    tallies: bool = True,
 ) -> dict[str, Path]:
     """Write report.md, summary.csv, games.csv, report.json (and means.png) as the folder ``out_dir``.
 
@@ -604,7 +624,7 @@ def write_all(
     with whole_folder(out) as tmp:
         (tmp / names["markdown"]).write_text(markdown(summary))
         write_csv(summary, tmp / names["csv"])
-        write_games_csv(result, tmp / names["games_csv"])
+        write_games_csv(result, tmp / names["games_csv"], tallies)
         write_json(summary, tmp / names["json"])
         if figure:
             plot(summary, tmp / names["figure"])
