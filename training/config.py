@@ -259,6 +259,16 @@ LEAGUE = OptionSet(
         high=1,
     ),
     Option(
+        "varied",
+        0.0,
+        "share of the other games against the league that seat a member drawn by PFSP in each opponent seat "
+        "separately (the round-robin's tables: opponents of different strength at one table), instead of one "
+        "member in all of them",
+        kind=float,
+        low=0,
+        high=1,
+    ),
+    Option(
         "scripted",
         ["random"],
         "league members besides the snapshots: batched scripted agents (random, the game's batched agents), "

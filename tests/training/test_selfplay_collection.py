@@ -121,7 +121,7 @@ def reference_advantages(buffer: DecisionBuffer) -> np.ndarray:
     return out
 
 
-def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4, mixed=0.0):
+def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4, mixed=0.0, varied=0.0):
     """Several rollouts with carry-over; returns what the checks need."""
     env = LoggedEnv(kclass, rows, **options)
     with torch.random.fork_rng():
@@ -132,7 +132,8 @@ def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.
     weights = np.random.default_rng(5).normal(size=(env.observation_size, env.num_actions))
     league.add_member("linear", PolicyOpponent(lambda obs: obs @ weights, deterministic=False, seed=2))
     buffer = DecisionBuffer(rows, env.num_players, env.observation_size, env.num_actions, rows * steps)
-    collector = Collector(env, model, league, buffer, self_play=self_play, reward_scale=SCALE, mixed=mixed)
+    collector = Collector(env, model, league, buffer, self_play=self_play, reward_scale=SCALE, mixed=mixed,
+                          varied=varied)  # fmt: skip
     env.collector = collector
     settled = defaultdict(list)  # (row, seat) -> [(reward, done)] in the order the collector settled them
 
@@ -172,10 +173,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("mixed", [0.0, 0.6], ids=["one-learner-seat", "mixed-tables"])
+@pytest.mark.parametrize(("mixed", "varied"), [(0.0, 0.0), (0.6, 0.0), (0.3, 0.6)],
+                         ids=["one-learner-seat", "mixed-tables", "varied-tables"])  # fmt: skip
 @pytest.mark.parametrize(("kclass", "options"), CASES)
-def test_every_learner_decision_gets_its_seats_reward_across_rollouts(kclass, options, mixed):
-    env, _, seeds, settled, trained, carried, decisions = collect(kclass, options, mixed=mixed)
+def test_every_learner_decision_gets_its_seats_reward_across_rollouts(kclass, options, mixed, varied):
+    env, _, seeds, settled, trained, carried, decisions = collect(kclass, options, mixed=mixed, varied=varied)
     raw_env = scalar_env_class(kclass)
     games = 0
     for r in range(env.num_envs):
@@ -258,6 +260,46 @@ def test_mixed_tables_seat_the_learner_in_half_the_seats_and_score_the_seats_mea
     league = collector.league
     for mid, m in league.members.items():
         assert m.wins == pytest.approx(wins[mid]) and m.games == pytest.approx(played[mid])
+
+
+@pytest.mark.parametrize(
+    ("kclass", "options"),
+    [(ToyKernel, {"num_players": 4, "turns": 3}), (kernel_class("high_card"), {"num_players": 5})],
+    ids=["4-players", "5-players"],
+)
+def test_varied_tables_draw_each_opponent_seat_and_score_each_member_seat(kclass, options):
+    """``league.varied``: one learner seat, each other seat its own PFSP draw (the round-robin's tables); a
+    member's result per seat it held, the learner's total against that seat's; mixed tables keep theirs."""
+    players = options["num_players"]
+    env, collector, seeds, *_ = collect(kclass, options, self_play=0.0, mixed=0.3, varied=1.0)
+    raw_env = scalar_env_class(kclass)
+    wins, played = defaultdict(float), defaultdict(int)
+    kinds = defaultdict(int)
+
+    def score(member, own, other):
+        wins[member] += 1.0 if own > other + 1e-9 else 0.5 if abs(own - other) <= 1e-9 else 0.0
+        played[member] += 1
+
+    for r in range(env.num_envs):
+        for controllers, _, totals in replay(raw_env, options, seeds[r], env.log[r]):
+            mine = controllers == LEARNER
+            members = set(controllers[~mine].tolist())
+            if mine.sum() > 1:  # a mixed table: one member, the two sides' means
+                kinds["mixed"] += 1
+                assert len(members) == 1
+                score(members.pop(), totals[mine].mean(), totals[~mine].mean())
+            elif len(members) == 1:  # a varied table that drew one member throughout: scored as its table
+                kinds["one member"] += 1
+                score(members.pop(), totals[mine].mean(), totals[~mine].mean())
+            else:
+                kinds["varied"] += 1
+                for seat in np.flatnonzero(~mine).tolist():
+                    score(int(controllers[seat]), totals[mine][0], totals[seat])
+    assert kinds["varied"] > kinds["mixed"] > 0, dict(kinds)
+    league = collector.league
+    for mid, m in league.members.items():
+        assert m.wins == pytest.approx(wins[mid]) and m.games == pytest.approx(played[mid])
+    assert sum(played.values()) > env.num_envs * (players - 2)
 
 
 def test_a_game_of_one_seat_is_always_the_learners():

@@ -254,6 +254,7 @@ def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
                                                "high_card_v0; league members and batched matches take: random"),
         ({"league": {"scripted": ["random", "random"]}}, "listed twice"),
         ({"league": {"self_play": 1.5}}, "self_play=1.5 is out of range"),
+        ({"league": {"varied": -0.1}}, "section league: option varied=-0.1 is out of range"),
         ({"league": {"pfsp_power": -1}}, "pfsp_power=-1"),
         ({"league": {"snapshot_every": -1}}, "snapshot_every=-1"),
         ({"n_envs": 1 << 21}, "n_envs=2097152 is out of range"),

@@ -8,7 +8,10 @@ probability ``mixed`` such a game is a mixed table instead, as the
 evaluation's are: the learner takes half the seats (``p // 2`` or
 ``(p + 1) // 2`` of p, either equally likely, drawn at random), the member
 the rest; a member's result is the learner seats' mean total against the
-member seats' mean. Then,
+member seats' mean. With probability ``varied`` a game that is neither
+seats a member drawn by PFSP in each other seat separately (as a
+round-robin's tables mix opponents); each member seat's result is then the
+learner seat's total against that seat's. Then,
 at every step:
 
 1. the rows whose acting seat is the learner's get one batched forward pass
@@ -55,11 +58,16 @@ class RolloutStats(NamedTuple):
     games: int  # games finished (all rows)
 
 
+def _outcome(own: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The learner's result against an opponent's total: 1 won, 0.5 drawn, 0 lost."""
+    return np.where(own > other + TIE, 1.0, np.where(own < other - TIE, 0.0, 0.5))
+
+
 class Collector:
     """Plays ``env`` with the learner ``model`` and the ``league``, filling ``buffer`` (see the module docstring)."""
 
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
-                 self_play: float, reward_scale: float, mixed: float = 0.0,
+                 self_play: float, reward_scale: float, mixed: float = 0.0, varied: float = 0.0,
                  critic: PrivilegedCritic | None = None):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
@@ -70,6 +78,7 @@ class Collector:
         self.buffer = buffer
         self.self_play = float(self_play)
         self.mixed = float(mixed)
+        self.varied = float(varied)
         self.reward_scale = float(reward_scale)
         self.accounts = SeatAccounts(n, p)
         self.controller = np.full((n, p), LEARNER, dtype=np.int64)
@@ -108,6 +117,11 @@ class Collector:
             rank = np.argsort(np.argsort(self.rng.random((mixed.size, players)), axis=1), axis=1)
             learner = rank < count[:, None]  # a uniformly random set of ``count`` seats
             self.controller[mixed] = np.where(learner, LEARNER, self.controller[mixed].max(axis=1)[:, None])
+        if self.varied > 0 and players > 2:  # (likewise: no draws without varied tables)
+            single = against[(self.controller[against] == LEARNER).sum(axis=1) == 1]  # not the mixed tables
+            varied = single[self.rng.random(single.size) < self.varied]
+            members = self.league.draw(self.rng, varied.size * players).reshape(varied.size, players)
+            self.controller[varied] = np.where(self.controller[varied] == LEARNER, LEARNER, members)
 
     # ------------------------------------------------------------------ one rollout
     def collect(self, steps: int, rng: np.random.Generator) -> RolloutStats:
@@ -186,9 +200,13 @@ class Collector:
             totals = self.game_totals[league_rows]
             mine = ctrl == LEARNER
             own = (totals * mine).sum(axis=1) / mine.sum(axis=1)  # per learner seat (a mixed table has several)
+            one = np.where(mine, ctrl.max(axis=1)[:, None], ctrl).min(axis=1) == ctrl.max(axis=1)  # one member
             others = (totals * ~mine).sum(axis=1) / (~mine).sum(axis=1)
-            outcome = np.where(own > others + TIE, 1.0, np.where(own < others - TIE, 0.0, 0.5))
-            self.league.record(ctrl.max(axis=1), outcome)
+            self.league.record(ctrl.max(axis=1)[one], _outcome(own[one], others[one]))
+            seats = ~mine & ~one[:, None]  # a varied table: each member seat against the learner's total
+            if seats.any():
+                r, s = np.nonzero(seats)
+                self.league.record(ctrl[r, s], _outcome(own[r], totals[r, s]))
             self.league_returns.extend(own.tolist())
         self.game_totals[rows] = 0.0
         self.assign(rows)

@@ -69,8 +69,8 @@ class SelfPlay:
         )  # fmt: skip
         self.collector = Collector(
             env, self.model, self.league, self.buffer,
-            self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], reward_scale=cfg["reward_scale"],
-            critic=self.critic,
+            self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
+            reward_scale=cfg["reward_scale"], critic=self.critic,
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
