@@ -153,7 +153,7 @@ def write_policies_readme(folder: Path) -> None:
             for r in extra["rows"]:
                 diff = fmt_estimate(r["difference"], r["difference_low"], r["difference_high"])
                 lines.append(f"| `{r['baseline']}` | {r['deals']} | {diff} |")
-            lines += ["", "```", *(r["command"] for r in extra["rows"]), "```", ""]
+            lines += ["", "```", *dict.fromkeys(r["command"] for r in extra["rows"]), "```", ""]
         lines += _exact_loss_lines(m)
     (folder / "README.md").write_text("\n".join(lines))
 
