@@ -28,7 +28,12 @@ def test_shipped_policy_documents_carry_their_provenance(game):
     assert prov["training_commands"] and prov["evaluation"]
     # trained on the batched engine: its run's throughput, and the fresh-deal evaluations with their commands
     assert prov["throughput"]["engine"] == "batched" and prov["throughput"]["timesteps"] > 0
-    assert all(r["command"].startswith("pokerzoo evaluate ") for e in prov["further_evaluations"] for r in e["rows"])
+    commands = [r["command"] for e in prov["further_evaluations"] for r in e["rows"]]
+    assert all(c.startswith(("pokerzoo evaluate ", "pokerzoo pool ")) for c in commands)
+    for pooled in (c for c in commands if c.startswith("pokerzoo pool ")):  # its pieces' commands are there too
+        pieces = pooled.split()[2 : pooled.split().index("--out")]
+        made = [c for c in commands if c.startswith("pokerzoo evaluate ")]
+        assert all(any(c.endswith(f"--out {d}") for c in made) for d in pieces), pooled
     assert doc["architecture"]["critic"], "the critic travels too (fine-tuning with init_from)"
 
 
