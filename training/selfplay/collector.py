@@ -11,7 +11,8 @@ the rest; a member's result is the learner seats' mean total against the
 member seats' mean. With probability ``varied`` a game that is neither
 seats a member drawn by PFSP in each other seat separately (as a
 round-robin's tables mix opponents); each member seat's result is then the
-learner seat's total against that seat's. Then,
+learner seat's total against that seat's (a draw that gave every seat the
+same member is that member's ordinary table). Then,
 at every step:
 
 1. the rows whose acting seat is the learner's get one batched forward pass
