@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from pokerzoo.evaluation import report
-from pokerzoo.evaluation.outputs import check_destination
 from pokerzoo.evaluation.pooling import pool
 
 
@@ -31,9 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.out:
-        check_destination(args.out, folder=True)
-    result, summary = pool(args.folders)
+    result, summary = pool(args.folders)  # (fast: --out is checked where the report is written)
     out = Path(args.out or Path("runs", "evaluate", f"{result.env_name}-pooled-{time.strftime('%Y%m%d-%H%M%S')}"))
     if any(Path(f).resolve() == out.resolve() for f in args.folders):
         raise ValueError(f"--out {out}: is one of the pieces; write the pool to a new folder")

@@ -79,9 +79,11 @@ def read_piece(folder: str | Path) -> Piece:
         summary = json.loads((folder / "report.json").read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise _refuse(folder, f"report.json is not valid JSON ({exc})") from None
+    if not isinstance(summary, dict):
+        raise _refuse(folder, "report.json is not an object: not a tournament report")
     missing = [k for k in (*SAME, "deals", "seed", "agents", "seconds", "workers") if k not in summary]
-    if not isinstance(summary, dict) or missing:
-        raise _refuse(folder, f"report.json lacks {', '.join(missing) or 'its fields'}: not a tournament report")
+    if missing:
+        raise _refuse(folder, f"report.json lacks {', '.join(missing)}: not a tournament report")
     if "pooled_from" in summary:
         raise _refuse(folder, "is itself a pool; pool its pieces instead")
     labels = [a["agent"] for a in summary["agents"]]

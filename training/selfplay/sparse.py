@@ -140,12 +140,6 @@ def _as_parts(x: Parts) -> tuple[SparseRows, ...]:
     return (x,) if isinstance(x, SparseRows) else tuple(x)
 
 
-def _is_sparse(x) -> bool:
-    if isinstance(x, SparseRows):
-        return True
-    return isinstance(x, (tuple, list)) and bool(x) and all(isinstance(p, SparseRows) for p in x)
-
-
 class _SparseLinear(torch.autograd.Function):
     """``x @ weight.T + bias`` for ``x`` in sparse form (parts side by side: part j meets the weight's columns
     after those of parts 0..j-1); gradients for the weight and the bias only."""
@@ -191,7 +185,7 @@ def sparse_linear(layer: nn.Linear, x: Parts) -> torch.Tensor:
 
 def apply_mlp(mlp: nn.Sequential, x: torch.Tensor | Parts) -> torch.Tensor:
     """``mlp(x)``; for sparse rows (or parts side by side) the first (linear) layer runs on the nonzero entries."""
-    if not _is_sparse(x):
+    if isinstance(x, torch.Tensor):
         return mlp(x)
     if len(mlp) == 0:
         return torch.cat([p.dense() for p in _as_parts(x)], dim=1)
