@@ -16,6 +16,7 @@ Arguments (``raspisnoy_poker_v0.env(**options)``):
 | `num_players`                | 4           | 2..10                         |
 | `deck`                       | `"54"`      | `"54"`, `"34"` (3–4 players)  |
 | `schedule`                   | `"classic"` | `"classic"`, `"single"`, list |
+| `single_deal`                | False       | bool                          |
 | `start_cards`                | 3           | 1..⌊deck/players⌋             |
 | `must_follow_suit`           | True        | bool                          |
 | `must_trump`                 | True        | bool                          |
@@ -30,7 +31,8 @@ Arguments (``raspisnoy_poker_v0.env(**options)``):
   misère with as many cards as possible, then a circle of one-card forehead deals); `single`
   is one deal drawn uniformly from the classic list (for training); or a list of
   `(cards, kind)` with kind `normal`, `no_trump`, `dark`, `gold`, `misere`, `forehead`
-  (a bare int is a normal deal).
+  (a bare int is a normal deal). `single_deal=True` draws one entry of the list per episode,
+  uniformly, so an entry listed twice comes up twice as often (training on chosen deal kinds).
 * `must_follow_suit` / `must_trump`: holding the led suit you must play it; void in it, you
   must trump if you can. `joker_lead_demands_highest`: after a high joker lead, followers
   play their highest card of the led suit. `dark_multiplier`: dark deals score normal × this.

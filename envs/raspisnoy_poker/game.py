@@ -65,6 +65,14 @@ def _check_config(config: dict) -> None:
         schedule.check_entries(value, n, size)
 
 
+def draws_single_deal(config: dict) -> bool:
+    """Whether an episode is one deal drawn from the schedule (``schedule='single'`` or ``single_deal``).
+
+    Shared by the scalar game and the batched kernel, so the two draw alike.
+    """
+    return config["schedule"] == "single" or bool(config["single_deal"])
+
+
 class RaspisnoyPokerGame(Game):
     NAME = "raspisnoy_poker"
     BIDDING_PHASES = frozenset({"bid"})
@@ -85,6 +93,13 @@ class RaspisnoyPokerGame(Game):
             "(cards, kind) with kind normal, no_trump, dark, gold, misere, forehead",
             kind=(str, list, tuple),
             convert=schedule.parse_schedule,
+        ),
+        Option(
+            "single_deal",
+            False,
+            "draw one entry of the schedule per episode, uniformly (a listed entry repeated weighs more); "
+            "schedule='single' is the classic list drawn this way",
+            kind=bool,
         ),
         Option("start_cards", 3, "cards per player in the first classic deal", kind=int, low=1, high=27),
         Option("must_follow_suit", True, "a player holding the led suit must play it", kind=bool),
@@ -140,7 +155,7 @@ class RaspisnoyPokerGame(Game):
     def _start(self) -> None:
         n = self.num_players
         self.first_dealer = self.chance.integer(n)
-        if self.config["schedule"] == "single":
+        if draws_single_deal(self.config):
             self.schedule = (self.classic_schedule[self.chance.integer(len(self.classic_schedule))],)
         else:
             self.schedule = self.classic_schedule

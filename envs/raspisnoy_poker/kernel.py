@@ -2,12 +2,12 @@
 
 Every option of the scalar game: both decks, every schedule (``classic``,
 ``single``, explicit lists of normal, no-trump, dark, gold, misère and
-forehead deals), the joker declarations on lead and on follow, the
+forehead deals, whole or one entry drawn with ``single_deal``), the joker declarations on lead and on follow, the
 obligation switches (``must_follow_suit``, ``must_trump``,
 ``joker_lead_demands_highest``), both ways of fixing the trump when the whole
 deck is dealt, ``dark_multiplier``, 2 to 10 players. The draws are the scalar
-game's, in its order: the first dealer (``Chance.integer(n)``), the ``single``
-schedule's entry (``Chance.integer(len(classic))``), one ``Chance.shuffle`` of
+game's, in its order: the first dealer (``Chance.integer(n)``), the drawn
+entry of a single-deal schedule (``Chance.integer(len(list))``), one ``Chance.shuffle`` of
 the deck per deal and, when the whole deck is dealt with the trump shown, the
 place the shown card goes back to (``Chance.integer(len(deck))``). The
 observation is ``encoding.encode``'s vector (its offsets are read from the
@@ -46,7 +46,7 @@ from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKe
 from pokerzoo.envs.engine.cards import DECKS
 from pokerzoo.envs.engine.tricks import HIGH, LOW, NATURAL
 from pokerzoo.envs.raspisnoy_poker import actions, encoding, schedule
-from pokerzoo.envs.raspisnoy_poker.game import RaspisnoyPokerGame
+from pokerzoo.envs.raspisnoy_poker.game import RaspisnoyPokerGame, draws_single_deal
 
 # Deal kinds, by their index in ``schedule.KINDS`` (the observation's one-hot order).
 NORMAL, NO_TRUMP, DARK, GOLD, MISERE, FOREHEAD = (
@@ -583,7 +583,7 @@ class RaspisnoyKernel(GameKernel):
         top = schedule.max_cards(size, n)
         value = config["schedule"]
         entries = schedule.classic(n, size, config["start_cards"]) if isinstance(value, str) else value
-        single = value == "single"
+        single = draws_single_deal(config)
         return RaspisnoyParams(
             n=n,
             deck_size=size,

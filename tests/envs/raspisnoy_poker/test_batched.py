@@ -41,6 +41,8 @@ CONFIGS = [
     ({"num_players": 9, "schedule": [(6, "no_trump"), (6, "normal"), (6, "misere")], "dark_multiplier": 3}, 16, 150),
     ({"num_players": 10, "schedule": "single", "must_follow_suit": False}, 48, 80),
     ({"num_players": 5, "schedule": EVERY_KIND, "must_trump": False}, 32, 120),
+    ({"schedule": [(13, "gold"), (13, "gold"), (4, "normal"), (13, "misere"), (1, "forehead")], "single_deal": True},
+     64, 60),
     ({"num_players": 4, "schedule": EVERY_KIND, "joker_lead_demands_highest": True}, 32, 120),
     ({"num_players": 7, "start_cards": 7, "must_follow_suit": False, "must_trump": False}, 32, 120),
     (

@@ -496,6 +496,25 @@ def test_single_schedule_draws_one_classic_entry():
     assert {k for _, k in seen} == set(schedule.KINDS)
 
 
+def test_single_deal_draws_one_entry_of_an_explicit_schedule():
+    """``single_deal``: one listed entry per episode, uniformly by position, so a repeated entry weighs more."""
+    listed = [(13, "gold"), (13, "gold"), (13, "gold"), (4, "normal")]
+    for index, entry in enumerate(listed):
+        g = Game(chance=ScriptedChance(integers=[2, index]), num_players=4, schedule=listed, single_deal=True)
+        assert g.schedule == (entry,) and g.dealer == 2 and g.deal_index == 0
+    drawn = [Game(seed=s, num_players=4, schedule=listed, single_deal=True).schedule for s in range(400)]
+    gold = sum(d == ((13, "gold"),) for d in drawn)
+    assert set(drawn) == {((13, "gold"),), ((4, "normal"),)} and 255 <= gold <= 345  # 3 in 4: 300 ± 4.5 sd
+    rng = np.random.default_rng(0)
+    g = Game(seed=7, num_players=4, schedule=listed, single_deal=True)
+    while not g.is_over:
+        g.apply(int(rng.choice(g.legal_actions())))
+    assert len(g.sheet) == 1  # the episode ended after its one deal
+    # without the option the same list is the whole game, in order
+    assert Game(seed=0, num_players=4, schedule=listed).schedule == tuple(listed)
+    assert Game(seed=0, num_players=4, schedule="classic", single_deal=True).schedule[0] in schedule.classic(4, 54, 3)
+
+
 def test_explicit_schedule_is_validated():
     g = Game(seed=0, num_players=4, schedule=[5, (13, "dark"), [1, "forehead"], (2, "No-Trump")])
     assert g.schedule == ((5, "normal"), (13, "dark"), (1, "forehead"), (2, "no_trump"))
