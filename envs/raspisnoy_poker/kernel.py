@@ -2,13 +2,14 @@
 
 Every option of the scalar game: both decks, every schedule (``classic``,
 ``single``, explicit lists of normal, no-trump, dark, gold, misère and
-forehead deals, whole or one entry drawn with ``single_deal``), the joker declarations on lead and on follow, the
-obligation switches (``must_follow_suit``, ``must_trump``,
-``joker_lead_demands_highest``), both ways of fixing the trump when the whole
-deck is dealt, ``dark_multiplier``, 2 to 10 players. The draws are the scalar
-game's, in its order: the first dealer (``Chance.integer(n)``), the drawn
-entry of a single-deal schedule (``Chance.integer(len(list))``), one ``Chance.shuffle`` of
-the deck per deal and, when the whole deck is dealt with the trump shown, the
+forehead deals, whole or one entry drawn with ``single_deal``), the joker
+declarations on lead and on follow, the obligation switches
+(``must_follow_suit``, ``must_trump``, ``joker_lead_demands_highest``), both
+ways of fixing the trump when the whole deck is dealt, ``dark_multiplier``, 2
+to 10 players. The draws are the scalar game's, in its order: the first
+dealer (``Chance.integer(n)``), the drawn entry of a single-deal schedule
+(``Chance.integer(len(list))``), one ``Chance.shuffle`` of the deck per deal
+and, when the whole deck is dealt with the trump shown, the
 place the shown card goes back to (``Chance.integer(len(deck))``). The
 observation is ``encoding.encode``'s vector (its offsets are read from the
 encoding's schema, not written here), the mask the scalar ``legal_action_list``;
