@@ -7,7 +7,8 @@ ahead on some kinds and behind on others. This reads the ``games.csv`` of
 ``pokerzoo evaluate`` runs (duplicate, two agents), rebuilds every deal's
 game from its recorded seed and the run's config to learn its entry (the
 same draw the tournament made), and prints the paired difference per deal
-group with its 95% interval: the same statistic as the report's, per group.
+group with its 95% interval: the same statistic and interval as the
+report's, per group.
 Several runs of one match pool their deals.
 
     .venv/bin/python benchmarks/raspisnoy_deal_kinds.py runs/rasp_ismcts/piece_a [RUN ...] [--a ppo]
@@ -17,15 +18,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import csv
-import json
-import math
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from pokerzoo.envs.raspisnoy_poker.game import RaspisnoyPokerGame
+from pokerzoo.evaluation.pooling import read_piece
+from pokerzoo.evaluation.report import mean_ci
 
 
 def group_of(cards: int, kind: str) -> str:
@@ -36,28 +35,33 @@ def group_of(cards: int, kind: str) -> str:
 
 
 def deal_differences(run: Path, a: str) -> list[tuple[str, float]]:
-    """(group, paired difference of ``a`` over the other agent) for every deal of one run."""
-    report = json.loads((run / "report.json").read_text())
-    if not report.get("duplicate") or len(report["agents"]) != 2:
+    """(group, paired difference of ``a`` over the other agent) for every deal of one run.
+
+    The run is read (and checked) as ``pokerzoo pool`` reads its pieces; a deal's difference is the report's:
+    ``a``'s mean reward per seat-game on the deal minus the other agent's.
+    """
+    try:
+        piece = read_piece(run)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+    labels = [agent["agent"] for agent in piece.summary["agents"]]
+    if not piece.summary["duplicate"] or len(labels) != 2:
         raise SystemExit(f"{run}: expected a duplicate tournament of two agents")
-    config = report["config"]
-    games: dict[tuple[int, int], list[dict]] = collections.defaultdict(list)
-    with open(run / "games.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            games[(int(row["deal"]), int(row["seating"]))].append(row)
-    agents = {row["agent"] for rows in games.values() for row in rows}
-    if a not in agents:
-        raise SystemExit(f"{run}: agent {a!r} did not play; agents: {', '.join(sorted(agents))}")
-    per_deal: dict[int, list[float]] = collections.defaultdict(list)
-    group: dict[int, str] = {}
-    for (deal, _), rows in tqdm(sorted(games.items()), desc=run.name, unit="game"):
-        ours = [float(r["reward"]) for r in rows if r["agent"] == a]
-        theirs = [float(r["reward"]) for r in rows if r["agent"] != a]
-        per_deal[deal].append(np.mean(ours) - np.mean(theirs))
-        if deal not in group:
-            game = RaspisnoyPokerGame(seed=int(rows[0]["seed"]), **config)
-            group[deal] = group_of(*game.schedule[0])
-    return [(group[d], float(np.mean(v))) for d, v in per_deal.items()]
+    if a not in labels:
+        raise SystemExit(f"{run}: agent {a!r} did not play; agents: {', '.join(sorted(labels))}")
+    deals = piece.summary["deals"]
+    reward, games, seed = np.zeros((deals, 2)), np.zeros((deals, 2)), {}
+    for rec in piece.records:
+        for s, agent in enumerate(rec.seats):
+            reward[rec.deal, agent] += rec.rewards[s]
+            games[rec.deal, agent] += 1
+        seed.setdefault(rec.deal, rec.seed)
+    per_game = reward / games
+    ours = labels.index(a)
+    difference = per_game[:, ours] - per_game[:, 1 - ours]
+    config = piece.summary["config"]
+    entry = {d: RaspisnoyPokerGame(seed=seed[d], **config).schedule[0] for d in range(deals)}
+    return [(group_of(*entry[d]), float(difference[d])) for d in range(deals)]
 
 
 def main() -> None:
@@ -73,10 +77,8 @@ def main() -> None:
     print(f"| deals | count | share | {args.a} − other per deal (95% CI) | contribution per deal |")
     print("|---|---|---|---|---|")
     for g, values in sorted(by_group.items(), key=lambda kv: (kv[0] == "all deals", kv[0])):
-        v = np.asarray(values)
-        half = 1.96 * v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else float("nan")
-        share = len(v) / len(rows)
-        print(f"| {g} | {len(v)} | {share:.1%} | {v.mean():+.2f} ± {half:.2f} | {v.mean() * share:+.3f} |")
+        est, share = mean_ci(values), len(values) / len(rows)
+        print(f"| {g} | {len(values)} | {share:.1%} | {est.text(digits=2)} | {est.mean * share:+.3f} |")
 
 
 if __name__ == "__main__":
