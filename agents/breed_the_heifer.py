@@ -107,7 +107,14 @@ def estimate_equity(view: HeiferView, rng: np.random.Generator, simulations: int
 
 
 class EquityAgent(Agent):
-    """Bets, calls or folds by its Monte Carlo equity against pot odds (thresholds in the module doc)."""
+    """Bets, calls or folds by its Monte Carlo equity against pot odds (thresholds in the module doc).
+
+    ``compiled`` (default true): the simulations run in the batched engine's
+    compiled evaluator (``agents.batched.breed_the_heifer.ViewEquity``), draw
+    for draw and estimate for estimate the Python ``estimate_equity``, which
+    ``compiled=False`` runs instead (the reference the tests compare with).
+    Searches roll out with this agent, so it sets their speed.
+    """
 
     name = "equity"
 
@@ -117,17 +124,29 @@ class EquityAgent(Agent):
         simulations: int = 200,
         bet_factor: float = 1.2,
         raise_factor: float = 1.5,
+        compiled: bool = True,
     ):
         super().__init__(seed)
-        if simulations < 1:
-            raise ValueError(f"simulations must be at least 1, got {simulations}")
-        self.simulations = simulations
+        if isinstance(simulations, bool) or not isinstance(simulations, int | np.integer) or simulations < 1:
+            raise ValueError(f"argument simulations={simulations!r} is out of range; expected an int >= 1")
+        if not isinstance(compiled, bool):
+            raise ValueError(f"argument compiled={compiled!r}: expected true or false")
+        self.simulations = int(simulations)
         self.bet_factor = bet_factor
         self.raise_factor = raise_factor
+        self.compiled = compiled
         self.last_equity: float | None = None
 
+    def estimate(self, view: HeiferView) -> float:
+        """``estimate_equity(view, self.rng, self.simulations)``, compiled unless ``compiled=False``."""
+        if not self.compiled:
+            return estimate_equity(view, self.rng, self.simulations)
+        from pokerzoo.agents.batched.breed_the_heifer import ViewEquity  # deferred: it imports this module
+
+        return ViewEquity.for_view(view).estimate(view, self.rng, self.simulations)
+
     def act(self, view: HeiferView, mask: np.ndarray, game: Game | None = None) -> int:
-        equity = estimate_equity(view, self.rng, self.simulations)
+        equity = self.estimate(view)
         self.last_equity = equity
         k = sum(not f for f in view.folded)
         aggressive = BET if mask[BET] else RAISE if mask[RAISE] else None

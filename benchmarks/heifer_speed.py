@@ -1,5 +1,8 @@
 """Breed the Heifer speed: hand keys (generic solver vs the game's ranker), equity-agent decisions, env steps.
 
+The equity agent is timed both ways: its simulations in Python (``compiled=False``, the reference) and in the
+batched engine's compiled evaluator (the default), which makes the same draws and decisions.
+
     python benchmarks/heifer_speed.py [--seconds 2] [--players 2 5]
 
 Figures are per process and only comparable within one run (machines are
@@ -61,8 +64,8 @@ def _fmt(rates: tuple[float, float]) -> str:
     return f"{rates[0]:>10,.0f} {rates[1]:>10,.0f}"
 
 
-def equity_decisions(players: int, seconds: float) -> None:
-    agents = [EquityAgent(seed=1)] + [CallingStationAgent(seed=2) for _ in range(players - 1)]
+def equity_decisions(players: int, seconds: float, compiled: bool) -> None:
+    agents = [EquityAgent(seed=1, compiled=compiled)] + [CallingStationAgent(seed=2) for _ in range(players - 1)]
     counter = iter(range(10**9))
 
     def hand() -> int:
@@ -75,7 +78,8 @@ def equity_decisions(players: int, seconds: float) -> None:
             g.apply(a)
         return decisions
 
-    print(f"equity decisions/s, {players} players (vs calling stations)  {_fmt(_timed(hand, seconds))}")
+    how = "compiled" if compiled else "python  "
+    print(f"equity decisions/s, {players} players (vs calling stations), {how}  {_fmt(_timed(hand, seconds))}")
 
 
 def env_steps(players: int, seconds: float) -> None:
@@ -94,7 +98,8 @@ def main() -> None:
     print("(columns: per wall second, per CPU second of this process)")
     hand_keys(args.seconds)
     for n in args.players:
-        equity_decisions(n, args.seconds)
+        for compiled in (False, True):
+            equity_decisions(n, args.seconds, compiled)
     for n in args.players:
         env_steps(n, args.seconds)
 

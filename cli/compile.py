@@ -15,7 +15,9 @@ cluster, would each compile the same kernels. Compiling once beforehand (on an
 image build, or before the test suite) spends that time once, shared over
 ``--jobs`` processes. For each game it builds the serial and the parallel row
 loop and each batched scripted agent's (``agents.batched.batched_agents``),
-then prints the CPU seconds it took and the cache folder.
+and has each of the game's own scalar scripted agents decide once (those that
+run on compiled code, such as Breed the Heifer's ``equity``, compile it
+then), then prints the CPU seconds it took and the cache folder.
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ from tqdm import tqdm
 from pokerzoo.agents.batched import ported_agents
 from pokerzoo.cli.arguments import jobs
 from pokerzoo.cli.benchmarks import markdown_table
-from pokerzoo.envs import canonical
+from pokerzoo.envs import canonical, game_class
 from pokerzoo.envs.batched import BATCHED_GAMES, make
 from pokerzoo.envs.batched.compile import CACHE_DIR
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
+from pokerzoo.envs.registry import spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,12 +55,21 @@ def compile_game(name: str) -> dict:
         env.step(np.array([np.flatnonzero(m)[0] for m in mask]))
         for cls in agents.values():
             cls(seed=0).act(env, env.all_rows)
+    decide_once_each(name)
     return {
         "game": name,
         "batched agents": ", ".join(agents) or "-",
         "CPU s": round(time.process_time() - cpu, 1),
         "wall s": round(time.perf_counter() - wall, 1),
     }
+
+
+def decide_once_each(name: str) -> None:
+    """Each of the game's own scalar scripted agents (not ``random``, not the searches) decides the first
+    decision of a game: those whose decisions run on compiled kernels load or compile them here."""
+    game = game_class(name)(seed=0)
+    for constructor in spec(name).agents_module().AGENTS.values():
+        constructor(seed=0).act(game.view(game.current_player), game.legal_mask(), game)
 
 
 def games_to_compile(names: list[str] | None) -> list[str]:

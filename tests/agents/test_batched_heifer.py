@@ -79,7 +79,7 @@ def compare_agents(
     agents: dict[int, EquityAgent] = {}
 
     def row_agent(row: int, seat: int) -> EquityAgent:
-        return agents.setdefault(row, EquityAgent(seed=agent_seed + row, simulations=simulations))
+        return agents.setdefault(row, EquityAgent(seed=agent_seed + row, simulations=simulations, compiled=False))
 
     def same_equity(row: int, seat: int, agent: EquityAgent) -> None:
         assert opponent.last_equity[row] == agent.last_equity, (
@@ -129,7 +129,7 @@ def test_seeds_give_each_row_the_scalar_agents_generator():
         opponent = EquityOpponent(seed=seed, simulations=3)
         opponent.act(env, np.array([0, 2]))  # row 1 is not asked: its generator does not move
         for row, s in enumerate(row_seeds):
-            agent = EquityAgent(seed=s, simulations=3)
+            agent = EquityAgent(seed=s, simulations=3, compiled=False)
             if row != 1:
                 game = games[row].game
                 agent.act(game.view(game.current_player), game.legal_mask(), game)

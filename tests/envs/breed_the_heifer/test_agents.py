@@ -53,6 +53,61 @@ def test_equity_is_legal_and_reproducible():
     assert run(1) == run(1)
 
 
+COMPILED_OPTIONS = [
+    {},
+    {"num_players": 2},
+    {"num_players": 3, "wild_pairs": "any_player", "double_ace_flush": True},
+    {"num_players": 7, "wild_pairs": "any_player"},
+    {"num_players": 6, "stacks": [4, 9, 15, 2, 30, 12], "num_hands": 4, "ante": 2, "small_bet": 1},
+]
+
+
+@pytest.mark.parametrize("options", COMPILED_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_the_compiled_estimate_is_the_python_one_draw_for_draw(options):
+    """``EquityAgent`` runs the compiled ``ViewEquity`` by default: on every view of random games (every street,
+    folded and not-dealt-in seats, several hands) it returns the Python estimate bit for bit and leaves the
+    generator exactly where the Python function leaves it."""
+    from pokerzoo.agents.batched.breed_the_heifer import ViewEquity
+
+    checked = set()
+    for seed in range(12):
+        g = BreedTheHeiferGame(seed=seed, **options)
+        moves = np.random.default_rng(seed)
+        while not g.is_over:
+            view = g.view(g.current_player)
+            python, compiled = (np.random.default_rng([seed, len(g.history)]) for _ in range(2))
+            for simulations in (1, 13):
+                expected = estimate_equity(view, python, simulations)
+                assert ViewEquity.for_view(view).estimate(view, compiled, simulations) == expected, (options, seed)
+                assert compiled.bit_generator.state == python.bit_generator.state
+            checked.add(view.street)
+            legal = np.flatnonzero(g.legal_mask())
+            staying = legal[legal != FOLD] if moves.random() < 0.9 else legal  # most games reach 7th street
+            g.apply(int(moves.choice(staying)))
+    assert checked == {3, 4, 5, 6, 7}, checked
+
+
+def test_the_compiled_agent_plays_the_python_agents_games():
+    def run(compiled: bool):
+        seats = [EquityAgent(seed=seat, simulations=30, compiled=compiled) for seat in range(4)]
+        g = BreedTheHeiferGame(seed=11, num_players=4, stacks=[30, 8, 20, 12], num_hands=4)
+        return play(g, seats).tolist(), g.history, [a.last_equity for a in seats]
+
+    assert run(True) == run(False)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"simulations": 0}, "simulations=0"), ({"simulations": 2.5}, "simulations=2.5"),
+     ({"compiled": 2}, "compiled=2")],
+)  # fmt: skip
+def test_equity_agent_refuses_bad_arguments(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        EquityAgent(**kwargs)
+    with pytest.raises(ValueError, match=words):
+        make_agent("breed_the_heifer", "equity(" + ",".join(f"{k}={v}" for k, v in kwargs.items()) + ")")
+
+
 def _exact_seventh_street_equity(view) -> float:
     me = view.player
     opp = 1 - me
@@ -130,7 +185,7 @@ def test_equity_thresholds(monkeypatch, equity, facing, expected):
     if facing:
         g.apply(BET)  # p0 bets 2: p1 must call 2 into a pot of 4 (pot odds 2 / 6)
     p = g.current_player
-    assert EquityAgent(seed=0).act(g.view(p), g.legal_mask(), g) == expected
+    assert EquityAgent(seed=0, compiled=False).act(g.view(p), g.legal_mask(), g) == expected
 
 
 def test_equity_beats_the_calling_station_and_random_heads_up():
