@@ -70,19 +70,22 @@ def seed_rows(chance: ChanceArrays, rows: Sequence[int], seeds: Sequence[int | N
         chance.int_count[i] = 0
 
 
-def inject(chance: ChanceArrays, row: int, source: Chance) -> ChanceArrays:
+def inject(chance: ChanceArrays, row: int | np.ndarray, source: Chance) -> ChanceArrays:
     """Row ``row``'s next game draws from ``source`` (read now, never changed); returns the arrays.
 
-    The arrays grow when a script does not fit, so use the returned ones.
-    ``source`` is a ``Chance`` or ``ScriptedChance`` over a PCG64 generator.
+    ``row`` may be an array of rows: each then draws from its own copy of
+    ``source``'s generator and script (a search's candidates of one sampled
+    world), set in one go. The arrays grow when a script does not fit, so use
+    the returned ones. ``source`` is a ``Chance`` or ``ScriptedChance`` over a
+    PCG64 generator.
     """
     if not isinstance(source, Chance):
         raise TypeError(f"row {row}: a chance is a pokerzoo Chance or ScriptedChance, got {type(source).__name__}")
     shuffles = [list(s) for s in source.shuffles] if isinstance(source, ScriptedChance) else []
     integers = list(source.integers) if isinstance(source, ScriptedChance) else []
     chance = _fit(chance, sum(len(s) for s in shuffles), len(shuffles), len(integers))
-    if not chance.injected[row]:
-        chance.saved[row] = chance.words[row]
+    parked = chance.injected[row] == 0  # a row already on an injected chance keeps its own generator parked
+    chance.saved[row] = np.where(np.asarray(parked)[..., None], chance.words[row], chance.saved[row])
     chance.words[row] = rng.words_from_state(source.rng.bit_generator.state)
     chance.injected[row] = 1
     flat = [c for s in shuffles for c in s]

@@ -109,8 +109,8 @@ def columns(
 
 def inject_chances(env: BatchedEnv, rows: np.ndarray, games: Sequence[Game], repeat: int) -> None:
     """Row ``rows[k]``'s coming shuffles draw from ``games[k // repeat]``'s own chance (``chance.inject``)."""
-    for k, row in enumerate(rows.tolist()):
-        env.chance = chance_lib.inject(env.chance, row, games[k // repeat].chance)
+    for k, game in enumerate(games):  # the rows of one game at once
+        env.chance = chance_lib.inject(env.chance, rows[k * repeat : (k + 1) * repeat], game.chance)
 
 
 # ---------------------------------------------------------------- the checks every loader makes first

@@ -68,6 +68,24 @@ def test_plain_chance_injection_and_scripts_that_grow_the_arrays():
     assert [chance_lib.integer(chance, 0, 5) for _ in range(5)] == [long_script.integer(5) for _ in range(5)]
 
 
+def test_one_chance_injected_into_several_rows_at_once():
+    """``inject(chance, rows, source)``: every listed row draws what its own copy of ``source`` draws, a row already
+    on an injected chance keeps its own generator parked (not the injected one), the other rows are untouched."""
+    chance = chance_lib.new_chance(4)
+    chance_lib.seed_rows(chance, [0, 1, 2, 3], [10, 11, 12, 13])
+    chance = chance_lib.inject(chance, 2, Chance(np.random.default_rng(99)))  # row 2 already injected
+    script = ScriptedChance(shuffles=[["As", "Kd"]], integers=[3], seed=5)
+    chance = chance_lib.inject(chance, np.array([1, 2, 3]), script.copy())
+    for row in (1, 2, 3):
+        twin = script.copy()
+        assert shuffled(chance, row, DECK) == twin.shuffle(DECK.tolist())
+        assert chance_lib.integer(chance, row, 4) == twin.integer(4)
+        assert shuffled(chance, row, DECK) == twin.shuffle(DECK.tolist())
+        assert chance_lib.row_state(chance, row) == np.random.default_rng(10 + row).bit_generator.state
+    assert not chance.injected[0]
+    assert rng.state_from_words(chance.words[0]) == np.random.default_rng(10).bit_generator.state
+
+
 def test_scripted_mistakes_raise():
     chance = chance_lib.inject(chance_lib.new_chance(1), 0, ScriptedChance(shuffles=[["As"]]))
     with pytest.raises(ValueError, match="not among the cards"):
