@@ -141,7 +141,8 @@ class EquityAgent(Agent):
         """``estimate_equity(view, self.rng, self.simulations)``, compiled unless ``compiled=False``."""
         if not self.compiled:
             return estimate_equity(view, self.rng, self.simulations)
-        from pokerzoo.agents.batched.breed_the_heifer import ViewEquity  # deferred: it imports this module
+        # Deferred: the compiled module imports this one (the agent's defaults), and loads its kernels.
+        from pokerzoo.agents.batched.breed_the_heifer import ViewEquity
 
         return ViewEquity.for_view(view).estimate(view, self.rng, self.simulations)
 

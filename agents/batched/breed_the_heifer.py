@@ -69,7 +69,7 @@ from pokerzoo.agents.breed_the_heifer import EquityAgent
 from pokerzoo.envs.batched import rng, seeding
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
-from pokerzoo.envs.breed_the_heifer.game import LAST_STREET
+from pokerzoo.envs.breed_the_heifer.game import LAST_STREET, BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import FIRST_UP, LAST_UP, MAX_CARDS, HeiferKernel, legal
 from pokerzoo.envs.breed_the_heifer.kernel_hands import (
     SUIT_SHIFT,
@@ -285,8 +285,6 @@ class ViewEquity:
     """
 
     def __init__(self, num_players: int, any_player: bool, double_ace_flush: bool):
-        from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
-
         config = BreedTheHeiferGame.OPTIONS.validate(
             {"num_players": num_players, "wild_pairs": "any_player" if any_player else "same_player",
              "double_ace_flush": double_ace_flush}
