@@ -60,6 +60,7 @@ every up card, the chips, the wild rank and the pending pair.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numba
@@ -79,6 +80,7 @@ from pokerzoo.envs.breed_the_heifer.kernel_hands import (
     key_in_category,
     key_of_words,
 )
+from pokerzoo.envs.breed_the_heifer.wilds import WildTracker
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, NUM_ACTIONS, RAISE
 from pokerzoo.envs.engine.hands.value import TIEBREAK_BITS
 
@@ -299,11 +301,7 @@ class ViewEquity:
 
     @staticmethod
     def for_view(view) -> ViewEquity:
-        key = (view.num_players, view.wild_pairs == "any_player", bool(view.double_ace_flush))
-        found = _VIEW_EQUITIES.get(key)
-        if found is None:
-            found = _VIEW_EQUITIES[key] = ViewEquity(*key)
-        return found
+        return _view_equity(view.num_players, view.wild_pairs == "any_player", bool(view.double_ace_flush))
 
     def load(self, view) -> None:
         """Row 0 becomes what ``view`` shows (the other seats' down cards stay 0: the kernel never reads them)."""
@@ -313,19 +311,15 @@ class ViewEquity:
         s.live[0] = sum(not f for f in view.folded)
         s.street[0] = view.street
         s.dealer[0] = view.dealer
-        s.wild[0] = view.wild_rank
-        s.pending[0] = view.pair_pending
-        table = 0
+        tracker = WildTracker.from_up_cards(view.up, view.wild_rank, view.pair_pending, view.wild_pairs == "any_player")
+        s.wild[0] = tracker.wild
+        s.pending[0] = tracker.pending
+        s.player_ranks[0] = tracker.player_ranks
+        s.table_ranks[0] = tracker.table_ranks
         for p, up in enumerate(view.up):
             s.folded[0, p] = view.folded[p]
-            shown = 0
-            for j, card in enumerate(up):
-                s.cards[0, p, FIRST_UP + j] = card
-                shown |= 1 << (card % 13)
-            s.player_ranks[0, p] = shown
-            table |= shown
+            s.cards[0, p, FIRST_UP : FIRST_UP + len(up)] = up
             s.ncards[0, p] = FIRST_UP + len(up)
-        s.table_ranks[0] = table
         down = view.down
         s.cards[0, me, : min(2, len(down))] = down[:2]
         if len(down) > 2:
@@ -341,7 +335,10 @@ class ViewEquity:
         return float(self.eq[0])
 
 
-_VIEW_EQUITIES: dict[tuple, ViewEquity] = {}
+@functools.cache
+def _view_equity(num_players: int, any_player: bool, double_ace_flush: bool) -> ViewEquity:
+    """One ``ViewEquity`` per table shape, made on first use."""
+    return ViewEquity(num_players, any_player, double_ace_flush)
 
 
 # ---------------------------------------------------------------- the fast sampler

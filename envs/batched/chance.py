@@ -84,8 +84,9 @@ def inject(chance: ChanceArrays, row: int | np.ndarray, source: Chance) -> Chanc
     shuffles = [list(s) for s in source.shuffles] if isinstance(source, ScriptedChance) else []
     integers = list(source.integers) if isinstance(source, ScriptedChance) else []
     chance = _fit(chance, sum(len(s) for s in shuffles), len(shuffles), len(integers))
-    parked = chance.injected[row] == 0  # a row already on an injected chance keeps its own generator parked
-    chance.saved[row] = np.where(np.asarray(parked)[..., None], chance.words[row], chance.saved[row])
+    rows = np.atleast_1d(row)
+    own = rows[chance.injected[rows] == 0]  # a row already on an injected chance keeps its own generator parked
+    chance.saved[own] = chance.words[own]
     chance.words[row] = rng.words_from_state(source.rng.bit_generator.state)
     chance.injected[row] = 1
     flat = [c for s in shuffles for c in s]
