@@ -74,10 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--record", metavar="FILE", help="write every game's hand history to FILE (JSON lines)"
     )
     parser.add_argument(
-        "--no-progress",
-        dest="progress",
-        action="store_false",
-        help="no progress bar (it is shown only when stderr is a terminal anyway)",
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: only when stderr is a terminal; --progress also writes it "
+        "into a log, for a long run under nohup)",
     )
     parser.add_argument("--no-plot", dest="plot", action="store_false", help="skip the matplotlib figure")
     parser.add_argument(
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         result = run_tournament(
             t,
             workers=args.workers,
-            progress=None if args.progress else False,
+            progress=args.progress,
             on_deal=write_histories if writer is not None else None,
             keep_histories=False,
             ray=args.ray,
@@ -197,7 +198,7 @@ def run_batched(args: argparse.Namespace) -> int:
     print(f"evaluate {name} on the batched engine: {args.games:,} deals ({', '.join(args.agents)})", flush=True)
     agents = [(a, batched_agent(name, config, a)) for a in args.agents]
     result = head_to_head(
-        name, agents, deals=args.games, seed=args.seed, config=config, progress=None if args.progress else False
+        name, agents, deals=args.games, seed=args.seed, config=config, progress=args.progress
     )
     out.mkdir(parents=True, exist_ok=True)
     text = result.markdown()

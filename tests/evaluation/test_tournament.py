@@ -391,6 +391,16 @@ def test_cli_evaluate_writes_report_and_histories(tmp_path, capsys):
     assert "60 of 60 games replayed" in capsys.readouterr().out
 
 
+def test_cli_evaluate_progress_is_on_when_asked_and_off_by_default_without_a_terminal(capsys):
+    args = ["evaluate", "caribbean_stud", "--agents", "raise_pair_plus", "random", "--games", "3", "--workers", "1",
+            "--no-plot"]  # fmt: skip
+    assert main(args) == 0
+    assert "deal" not in capsys.readouterr().err
+    assert main([*args, "--progress"]) == 0
+    bar = capsys.readouterr().err
+    assert "caribbean_stud_v0:" in bar and "0/3 [" in bar and "deal/s" in bar
+
+
 def test_cli_evaluate_reports_bad_input(capsys):
     assert main(["evaluate", "caribbean_stud", "--agents", "wizard", "--games", "2", "--no-progress"]) == 2
     assert "unknown agent 'wizard'" in capsys.readouterr().err
