@@ -181,6 +181,9 @@ def interrupt(
             text=True,
             start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # a terminal's Ctrl-C reaches it even when the test itself was started in the background
+            # (`make test &` ignores SIGINT, and the ignore is inherited through exec)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         deadline = time.monotonic() + 300
         while proc.poll() is None and time.monotonic() < deadline and (
