@@ -49,3 +49,16 @@ def add_pairs(parser: argparse.ArgumentParser, flag: str, help: str, absent_is_n
     parser.add_argument(
         flag, nargs="*", action="extend", default=None if absent_is_none else [], metavar="KEY=VALUE", help=help
     )
+
+
+def add_progress(parser: argparse.ArgumentParser) -> None:
+    """``--progress/--no-progress`` into ``args.progress``: None (the default) shows the bar only when stderr is a
+    terminal, True writes it into a log too (a long run under nohup), False never shows it; what the trainers'
+    and the tournament's ``progress`` arguments take."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: only when stderr is a terminal; --progress also writes it "
+        "into a log, for a long run under nohup)",
+    )

@@ -49,7 +49,7 @@ import numpy as np
 from pokerzoo.agents.base import Agent
 from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.registry import agent_names
-from pokerzoo.cli.arguments import positive_seconds
+from pokerzoo.cli.arguments import add_progress, positive_seconds
 from pokerzoo.envs import ENV_NAMES, canonical, game_class, spec
 from pokerzoo.evaluation import report
 from pokerzoo.evaluation.tournament import (
@@ -99,7 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
     parser.add_argument("--out", default="runs/demo", metavar="DIR", help="output folder (default runs/demo)")
-    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
+    add_progress(parser)
 
 
 def demo_agents(game: str) -> list[str] | None:
@@ -258,7 +258,7 @@ def run_training(args: argparse.Namespace) -> int:
         f"{cfg['engine']}) into {out}",
         flush=True,
     )
-    trainer = make_trainer(cfg, out, progress=None if args.progress else False)
+    trainer = make_trainer(cfg, out, progress=args.progress)
     trainer.train()
     tp = trainer.throughput()
     if tp.get("engine") == "batched":
@@ -285,7 +285,7 @@ def run_training(args: argparse.Namespace) -> int:
     played = f" with {', '.join(f'{k}={v!r}' for k, v in options.items())}" if options else ""
     print(f"\n# 2. evaluation{played}: {', '.join(agents)}; {deals:,} duplicate deals", flush=True)
     t = Tournament(game=name, agents=tuple(agents), deals=deals, seed=args.seed, config=options)
-    result = run_tournament(t, workers=args.workers, progress=None if args.progress else False)
+    result = run_tournament(t, workers=args.workers, progress=args.progress)
     summary = report.summarize(result)
     paths = report.write_all(result, out / "demo_evaluation", summary)
     print(report.markdown(summary), flush=True)

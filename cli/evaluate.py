@@ -22,7 +22,7 @@ import json
 import time
 from pathlib import Path
 
-from pokerzoo.cli.arguments import add_pairs
+from pokerzoo.cli.arguments import add_pairs, add_progress
 from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation import history, report
 from pokerzoo.evaluation.outputs import check_destination
@@ -73,13 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--record", metavar="FILE", help="write every game's hand history to FILE (JSON lines)"
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress bar on stderr (default: only when stderr is a terminal; --progress also writes it "
-        "into a log, for a long run under nohup)",
-    )
+    add_progress(parser)
     parser.add_argument("--no-plot", dest="plot", action="store_false", help="skip the matplotlib figure")
     parser.add_argument(
         "--engine",

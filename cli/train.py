@@ -31,7 +31,7 @@ import shlex
 import time
 from pathlib import Path
 
-from pokerzoo.cli.arguments import add_pairs
+from pokerzoo.cli.arguments import add_pairs, add_progress
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.config import default_run_dir, load_config, rounding_note, trained_steps
 from pokerzoo.training.engines import make_trainer, resume_trainer
@@ -85,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --backend rllib: aec (the game's AEC env, any league; default) or batched (the batched engine)",
     )
     parser.add_argument("--verbose", action="store_true", help="print SB3's metrics table after every rollout")
-    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    add_progress(parser)
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.timesteps is not None and args.timesteps < 1:
         raise ValueError(f"--timesteps must be a positive integer, got {args.timesteps}")
-    progress = None if args.progress else False
+    progress = args.progress
     command = command_line(args)
     rllib = _rllib_backend(args)
     if args.resume:

@@ -30,3 +30,15 @@ def test_absent_pairs_keep_their_default():
     build_parser("train").parse_args(["train", "c.yaml", "--set", "a=1"])
     assert build_parser("train").parse_args(["train", "c.yaml"]).set == []
     assert build_parser("policy").parse_args(["policy", "convert", "m.zip"]).options is None
+
+
+PROGRESS_COMMANDS = [["train", "c.yaml"], ["demo"], ["evaluate", "perico", "--agents", "random", "random"]]
+
+
+@pytest.mark.parametrize("argv", PROGRESS_COMMANDS, ids=[argv[0] for argv in PROGRESS_COMMANDS])
+def test_progress_is_one_flag_with_three_states(argv):
+    """The long-running commands share ``--progress/--no-progress``: absent, None (the bar only on a terminal)."""
+    parse = build_parser(argv[0]).parse_args
+    assert parse(argv).progress is None
+    assert parse([*argv, "--progress"]).progress is True
+    assert parse([*argv, "--no-progress"]).progress is False
