@@ -24,7 +24,9 @@ maximises the expected strength^k (k = players − 1).
   since a tied round scores nothing).
 
 All randomness comes from the agent's own generator, so a seeded agent is
-reproducible. It reads only its ``PericoView``.
+reproducible. It reads only its ``PericoView``. By default the decision runs
+compiled (``agents.batched.perico.ViewHeuristic``), making the Python rule's
+draws and decision; ``compiled=False`` runs it in Python (the reference).
 
 ``pimc`` is the generic PIMC (``pokerzoo.agents.search``) searching, on a
 turn, only the moves the heuristic considers: drawing, and exchanging the
@@ -79,7 +81,14 @@ def strength_table(six_card: bool, deck: str, jokers_in_five_of_a_kind: bool = T
 
 
 class PericoHeuristicAgent(Agent):
-    """Builds on the best partial hand, draws to improve it, knocks on a simulated winning chance."""
+    """Builds on the best partial hand, draws to improve it, knocks on a simulated winning chance.
+
+    ``compiled`` (default true): the decision runs in the batched engine's
+    compiled port (``agents.batched.perico.ViewHeuristic``), draw for draw and
+    decision for decision the Python rule below, which ``compiled=False`` runs
+    instead (the reference the tests compare with). Searches roll out with
+    this agent, so it sets their speed.
+    """
 
     name = "heuristic"
 
@@ -90,17 +99,33 @@ class PericoHeuristicAgent(Agent):
         knock_samples: int = 200,
         turn_samples: int = 24,
         discard_samples: int = 8,
+        compiled: bool = True,
     ):
         super().__init__(seed)
         if not 0.0 <= knock_threshold <= 1.0:
             raise ValueError(f"knock_threshold must be in 0..1, got {knock_threshold}")
+        for name, value in (
+            ("knock_samples", knock_samples),
+            ("turn_samples", turn_samples),
+            ("discard_samples", discard_samples),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if not isinstance(compiled, bool):
+            raise ValueError(f"argument compiled={compiled!r}: expected true or false")
         self.knock_threshold = knock_threshold
-        self.knock_samples = knock_samples
-        self.turn_samples = turn_samples
-        self.discard_samples = discard_samples
+        self.knock_samples = int(knock_samples)
+        self.turn_samples = int(turn_samples)
+        self.discard_samples = int(discard_samples)
+        self.compiled = compiled
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PericoView, mask: np.ndarray, game=None) -> int:
+        if self.compiled:
+            # Deferred: the compiled module imports this one (the agent's rule and tables), and loads its kernels.
+            from pokerzoo.agents.batched.perico import ViewHeuristic
+
+            return ViewHeuristic.for_view(view).act(self, view)
         ctx = _Context(view, self.rng)
         if view.phase == "knock":
             return KNOCK if self.win_chance(view, ctx) >= self.knock_threshold else CONTINUE

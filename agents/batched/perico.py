@@ -46,6 +46,7 @@ drew), the discard pile and the deck, as ``PericoView`` gives them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -59,7 +60,10 @@ from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
 from pokerzoo.envs.engine.cards import NUM_CARD_IDS
 from pokerzoo.envs.perico.actions import CONTINUE, DISCARD0, DRAW, KNOCK
 from pokerzoo.envs.perico.batched_hands import FIRST_JOKER, class_entry, code_entry, insert_sorted
+from pokerzoo.envs.perico.game import PericoGame, PericoView
 from pokerzoo.envs.perico.kernel import DISCARD_PHASE, KNOCK_PHASE, MAX_DECK, MAX_HAND, MAX_PLAYERS, PericoKernel
+from pokerzoo.envs.perico.kernel_state import PHASES
+from pokerzoo.envs.perico.ranking import ranker_for
 
 SAMPLERS = ("scalar", "fast")
 TIE_MARGIN = 1e-12  # the scalar agent's: a candidate must beat the best value by more than this
@@ -601,6 +605,36 @@ def _slot(sc, c):
     )
 
 
+# ---------------------------------------------------------------- the constants of one agent at one table
+def agent_params(settings, p, variant: tuple[bool, str, bool], one_per_row: bool, fast: bool) -> AgentParams:
+    """The compiled heuristic's constants at the table ``p`` (a ``PericoParams``).
+
+    ``settings``: anything holding the scalar agent's four parameters (``knock_threshold``, ``knock_samples``,
+    ``turn_samples``, ``discard_samples``): a ``HeuristicOpponent`` or a ``PericoHeuristicAgent``. ``variant``:
+    ``(six_card, deck name, jokers_in_five_of_a_kind)``, the key of the strength table.
+    """
+    table = strength_table(*variant)
+    lr = np.searchsorted(table, p.class_keys, "left") + np.searchsorted(table, p.class_keys, "right")
+    strength = lr / (2 * len(table))  # as _Context computes it, for every class entry
+    power = max(1, p.num_players - 1)
+    samples, threshold = int(settings.knock_samples), float(settings.knock_threshold)
+    knock_wins = next(w for w in range(samples + 1) if w / samples >= threshold)
+    return AgentParams(
+        term=strength**power,  # numpy's array power: the very values of mean_strength_power
+        term_scalar=np.array([float(x) ** power for x in strength]),  # strength_power's Python pow
+        knock_threshold=threshold,
+        knock_samples=samples,
+        knock_wins=knock_wins,
+        turn_samples=int(settings.turn_samples),
+        discard_samples=int(settings.discard_samples),
+        fast=fast,
+        one_per_row=one_per_row,
+        window_ranks=window_ranks(p.hand_size),
+        bit_count=np.array([k.bit_count() for k in range(MAX_CANDIDATES)], dtype=np.int64),
+        order_key=order_keys(),
+    )
+
+
 # ---------------------------------------------------------------- the opponent
 class HeuristicOpponent:
     """``PericoHeuristicAgent`` for every row of a batched Perico env at once (module docstring).
@@ -625,13 +659,6 @@ class HeuristicOpponent:
         sampler: str = "scalar",
     ):
         PericoHeuristicAgent(0, knock_threshold, knock_samples, turn_samples, discard_samples)  # the same checks
-        for name, value in (
-            ("knock_samples", knock_samples),
-            ("turn_samples", turn_samples),
-            ("discard_samples", discard_samples),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if sampler not in SAMPLERS:
             raise ValueError(f"sampler={sampler!r}: expected one of {', '.join(SAMPLERS)}")
         self.knock_threshold = float(knock_threshold)
@@ -677,7 +704,7 @@ class HeuristicOpponent:
         """The scalar agent deciding as this one does for ``seat`` in ``row`` (with the ``"scalar"`` sampler):
         the same parameters and a generator in the state of that (row, seat)'s own before its first decision."""
         agent = PericoHeuristicAgent(
-            None, self.knock_threshold, self.knock_samples, self.turn_samples, self.discard_samples
+            None, self.knock_threshold, self.knock_samples, self.turn_samples, self.discard_samples, compiled=False
         )
         if self._row_seeds is None:
             agent.rng = np.random.default_rng([self._seed, row, seat])
@@ -696,26 +723,7 @@ class HeuristicOpponent:
                config["jokers_in_five_of_a_kind"], p.num_players, self._row_seeds is not None)  # fmt: skip
         agent = self._agents.get(key)
         if agent is None:
-            table = strength_table(*key[:3])
-            lr = np.searchsorted(table, p.class_keys, "left") + np.searchsorted(table, p.class_keys, "right")
-            strength = lr / (2 * len(table))  # as _Context computes it, for every class entry
-            power = max(1, p.num_players - 1)
-            samples, threshold = self.knock_samples, self.knock_threshold
-            knock_wins = next(w for w in range(samples + 1) if w / samples >= threshold)
-            agent = self._agents[key] = AgentParams(
-                term=strength**power,  # numpy's array power: the very values of mean_strength_power
-                term_scalar=np.array([float(x) ** power for x in strength]),  # strength_power's Python pow
-                knock_threshold=self.knock_threshold,
-                knock_samples=self.knock_samples,
-                knock_wins=knock_wins,
-                turn_samples=self.turn_samples,
-                discard_samples=self.discard_samples,
-                fast=self.sampler == "fast",
-                one_per_row=key[4],
-                window_ranks=window_ranks(p.hand_size),
-                bit_count=np.array([k.bit_count() for k in range(MAX_CANDIDATES)], dtype=np.int64),
-                order_key=order_keys(),
-            )
+            agent = self._agents[key] = agent_params(self, p, key[:3], one_per_row=key[4], fast=self.sampler == "fast")
         return agent
 
     def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
@@ -733,6 +741,80 @@ class HeuristicOpponent:
             sc = Scratch(*(a[0] for a in new_scratch(1, values)))
             decide_rows(env.state, env.kernel.params, agent, words, rows, sc, out)
         return out
+
+
+# ---------------------------------------------------------------- one scalar decision, compiled
+class ViewHeuristic:
+    """``PericoHeuristicAgent.act`` on one view, compiled: the same draws, the same decision.
+
+    The scalar agent's Monte Carlo is what a Perico search spends its time on
+    (``pimc`` and ``ismcts`` roll out with ``SEARCH_ROLLOUT`` in every seat, and
+    in Python such a decision costs milliseconds). This writes what the view
+    shows into row 0 of a one-row kernel state (the seat to act, the phase,
+    its sorted hand and, to knock, that hand's key, the card it drew, the pile),
+    runs ``decide`` with the ``"scalar"`` sampler on the agent's own generator
+    (read from and written back to the ``numpy`` generator, so the stream goes
+    on exactly as after the Python decision) and returns its action.
+    ``decide`` reads nothing else of the row (the other hands and the stock
+    stay empty). One instance per table shape (``for_view``); not thread-safe
+    (each agent is used by one thread).
+    """
+
+    def __init__(self, num_players: int, six_card: bool, deck: str, jokers_in_five_of_a_kind: bool):
+        config = PericoGame.OPTIONS.validate(
+            {"num_players": num_players, "six_card": six_card, "deck": deck,
+             "jokers_in_five_of_a_kind": jokers_in_five_of_a_kind}
+        )  # fmt: skip
+        kernel_ = PericoKernel(config)
+        self.variant = (six_card, deck, jokers_in_five_of_a_kind)
+        self.params = kernel_.params
+        self.state = kernel_.new_state(1)
+        self.ranker = ranker_for(six_card, jokers_in_five_of_a_kind)
+        self.rows = np.zeros(1, dtype=np.int64)
+        self.out = np.zeros(1, dtype=np.int64)
+        self.words = np.zeros((1, rng.WORDS), dtype=np.uint64)  # one generator: row 0's (``one_per_row``)
+        self._agents: dict[tuple, tuple[AgentParams, Scratch]] = {}
+
+    @staticmethod
+    def for_view(view: PericoView) -> ViewHeuristic:
+        return _view_heuristic(view.num_players, bool(view.six_card), view.deck, bool(view.jokers_in_five_of_a_kind))
+
+    def _agent(self, agent: PericoHeuristicAgent) -> tuple[AgentParams, Scratch]:
+        settings = (agent.knock_threshold, agent.knock_samples, agent.turn_samples, agent.discard_samples)
+        found = self._agents.get(settings)
+        if found is None:
+            params = agent_params(agent, self.params, self.variant, one_per_row=True, fast=False)
+            scratch = Scratch(*(a[0] for a in new_scratch(1, max(agent.turn_samples, agent.discard_samples))))
+            found = self._agents[settings] = (params, scratch)
+        return found
+
+    def load(self, view: PericoView) -> None:
+        """Row 0 becomes what ``view`` shows, for the seat ``view.player``."""
+        s, me, h = self.state, view.player, view.hand_size
+        s.player[0] = me
+        s.phase[0] = PHASES[view.phase]
+        s.hands[0, me, :h] = view.hand
+        if view.phase == "knock":  # the only phase whose decision reads the hand's key
+            s.keys[0, me] = self.ranker.key(view.hand)
+        s.drawn[0] = view.drawn
+        s.pile[0, : len(view.pile)] = view.pile
+        s.pile_n[0] = len(view.pile)
+
+    def act(self, agent: PericoHeuristicAgent, view: PericoView) -> int:
+        """The action ``agent`` takes on ``view``, its generator advanced as the Python decision advances it."""
+        params, scratch = self._agent(agent)
+        self.load(view)
+        bit_generator = agent.rng.bit_generator
+        self.words[0] = rng.words_from_state(bit_generator.state)
+        decide_rows(self.state, self.params, params, self.words, self.rows, scratch, self.out)
+        bit_generator.state = rng.state_from_words(self.words[0])
+        return int(self.out[0])
+
+
+@functools.cache
+def _view_heuristic(num_players: int, six_card: bool, deck: str, jokers_in_five_of_a_kind: bool) -> ViewHeuristic:
+    """One ``ViewHeuristic`` per table shape, made on first use."""
+    return ViewHeuristic(num_players, six_card, deck, jokers_in_five_of_a_kind)
 
 
 # the ports this module lists for ``pokerzoo.agents.batched.batched_agents``

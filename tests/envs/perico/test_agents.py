@@ -1,5 +1,7 @@
 """The Perico heuristic agent: legal, reproducible, sensible decisions, and better than random."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -46,16 +48,18 @@ def test_heuristic_plays_legal_reproducible_games(config):
     assert runs[0] == runs[1]
 
 
-def test_keeps_a_pair_and_exchanges_the_rest():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_keeps_a_pair_and_exchanges_the_rest(compiled):
     game = stacked(["Ac Ad 7h 4s 2c", "Kc Qd 9h 6s 3c"], dealer=1)
-    action = PericoHeuristicAgent(seed=0).act(game.view(0), game.legal_mask())
+    action = PericoHeuristicAgent(seed=0, compiled=compiled).act(game.view(0), game.legal_mask())
     thrown = [game.hands[0][s] for s in actions.exchange_slots(5, action)]
     assert format_cards(sorted(thrown)) == format_cards(sorted(parse_cards("7h 4s 2c")))
 
 
-def test_draws_one_to_a_made_hand_and_discards_the_worst_card():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_draws_one_to_a_made_hand_and_discards_the_worst_card(compiled):
     game = stacked(["7c 7d 7h 7s 2c", "Kc Qd 9h 6s 3c"], dealer=1, stock="5d")
-    agent = PericoHeuristicAgent(seed=0)
+    agent = PericoHeuristicAgent(seed=0, compiled=compiled)
     assert agent.act(game.view(0), game.legal_mask()) == DRAW
     game.apply(DRAW)
     action = agent.act(game.view(0), game.legal_mask())
@@ -63,7 +67,8 @@ def test_draws_one_to_a_made_hand_and_discards_the_worst_card():
     assert DISCARD0 <= action <= DISCARD0 + 5
 
 
-def test_knocks_with_a_strong_hand_and_plays_on_with_a_weak_one():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_knocks_with_a_strong_hand_and_plays_on_with_a_weak_one(compiled):
     strong = stacked(["Ac Ad Ah As Kc", "2d 4h 6s 8c Jd"], dealer=1, stock="3c 3d")
     weak = stacked(["2d 4h 6s 8c Jd", "Ac Ad Ah As Kc"], dealer=1, stock="3c 3d")
     for game in (strong, weak):
@@ -71,7 +76,7 @@ def test_knocks_with_a_strong_hand_and_plays_on_with_a_weak_one():
             game.apply(DRAW)
             game.apply(DISCARD0 + 5)
         assert game.phase == "knock" and game.current_player == 0
-    agent = PericoHeuristicAgent(seed=0)
+    agent = PericoHeuristicAgent(seed=0, compiled=compiled)
     assert agent.act(strong.view(0), strong.legal_mask()) == KNOCK
     assert agent.act(weak.view(0), weak.legal_mask()) == CONTINUE
 
@@ -100,3 +105,51 @@ def test_heuristic_beats_random_heads_up():
         game = play(PericoGame(seed=100 + s, num_players=2, target_score=3), agents)
         wins += seat in game.winners
     assert wins >= 18, wins
+
+
+@pytest.mark.parametrize(
+    "config, params",
+    [
+        ({}, {}),
+        ({"num_players": 2}, {"knock_threshold": 0.5}),
+        ({"num_players": 6, "deck": "56"}, {}),
+        ({"num_players": 3, "jokers_in_five_of_a_kind": False}, {}),
+        ({"six_card": True, "num_players": 3}, {}),
+        ({"six_card": True, "num_players": 2, "deck": "54"}, {"knock_samples": 7}),
+        ({}, {"turn_samples": 4, "discard_samples": 2, "knock_samples": 20}),  # the searches' rollout agent
+    ],
+)
+def test_compiled_heuristic_makes_the_python_rules_decisions_and_draws(config, params):
+    """The default (compiled) agent and ``compiled=False`` (the Python rule), seeded alike, on the same views:
+    the same action and the same generator state after every decision, over games that mix in random moves."""
+    compared = set()
+    for g in range(3):
+        game = PericoGame(seed=g, **config)
+        compiled = PericoHeuristicAgent(seed=g, **params)
+        python = PericoHeuristicAgent(seed=g, compiled=False, **params)
+        moves = np.random.default_rng(g)
+        for _ in range(150):
+            if game.is_over:
+                break
+            view, mask = game.view(game.current_player), game.legal_mask()
+            action = compiled.act(view, mask)
+            assert action == python.act(view, mask), (g, view.phase, view.hand, view.drawn)
+            assert compiled.rng.bit_generator.state == python.rng.bit_generator.state
+            assert mask[action]
+            compared.add(view.phase)
+            game.apply(action if moves.random() < 0.7 else int(moves.choice(np.flatnonzero(mask))))
+    assert compared == {"knock", "turn", "discard"}
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"compiled": "yes"}, "compiled='yes': expected true or false"),
+        ({"turn_samples": 0}, "turn_samples must be an int >= 1, got 0"),
+        ({"knock_samples": 2.5}, "knock_samples must be an int >= 1, got 2.5"),
+        ({"discard_samples": True}, "discard_samples must be an int >= 1, got True"),
+    ],
+)
+def test_heuristic_refuses_bad_arguments_by_name(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        PericoHeuristicAgent(seed=0, **kwargs)
