@@ -26,7 +26,7 @@ from pokerzoo.cli.arguments import add_pairs, add_progress
 from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation import history, report
 from pokerzoo.evaluation.outputs import check_destination
-from pokerzoo.evaluation.tournament import Tournament, parse_config_pairs, prepare, run_tournament
+from pokerzoo.evaluation.tournament import SEATINGS, Tournament, parse_config_pairs, prepare, run_tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,9 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seating",
-        choices=("auto", "rotations", "permutations"),
+        choices=SEATINGS,
         default="auto",
-        help="how agents are placed on the seats per deal (default auto)",
+        help="how agents are placed on the seats per deal (default auto: permutations when agents = seats <= 3, "
+        "shuffled when there are more agents than seats + 1, else rotations; pokerzoo.evaluation.tournament)",
     )
     parser.add_argument(
         "--record", metavar="FILE", help="write every game's hand history to FILE (JSON lines)"

@@ -30,7 +30,7 @@ from pathlib import Path
 from pokerzoo.evaluation.report import GAMES_CSV_COLUMNS, GAMES_CSV_TALLIES, summarize
 from pokerzoo.evaluation.tournament import GameRecord, TournamentResult
 
-SAME = ("game", "config", "agents_given", "seatings", "duplicate", "num_players", "unit")  # must agree
+SAME = ("game", "config", "agents_given", "seatings", "seating", "duplicate", "num_players", "unit")  # must agree
 
 
 @dataclass
@@ -81,6 +81,10 @@ def read_piece(folder: str | Path) -> Piece:
         raise _refuse(folder, f"report.json is not valid JSON ({exc})") from None
     if not isinstance(summary, dict):
         raise _refuse(folder, "report.json is not an object: not a tournament report")
+    if "seating" not in summary and isinstance(summary.get("seatings"), list):
+        # a report from before the seating mode was recorded: rotations, or (A = n <= 3) permutations
+        permuted = len(summary["seatings"]) > len(summary.get("agents_given", ()))
+        summary["seating"] = "permutations" if permuted else "rotations"
     missing = [k for k in (*SAME, "deals", "seed", "agents", "seconds", "workers") if k not in summary]
     if missing:
         raise _refuse(folder, f"report.json lacks {', '.join(missing)}: not a tournament report")
@@ -196,6 +200,7 @@ def pool(folders: list[str | Path]) -> tuple[TournamentResult, dict]:
         records=records,
         workers=max(p.summary["workers"] for p in pieces),
         seconds=sum(p.summary["seconds"] for p in pieces),
+        seating=first["seating"],
     )
     summary = summarize(result)
     summary["seed"] = [p.summary["seed"] for p in pieces]

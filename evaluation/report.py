@@ -307,6 +307,7 @@ def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
         "deals": result.deals,
         "games": len(result.records),
         "seatings": [list(s) for s in result.seatings],
+        "seating": result.seating,
         "duplicate": result.duplicate,
         "seed": result.seed,
         "num_players": result.num_players,
@@ -367,6 +368,8 @@ def markdown(summary: dict) -> str:
         row.append(_pct_est(a["win_rate"]))
         rows.append(row)
     mode = "duplicate deals" if summary["duplicate"] else "independent deals"
+    if summary.get("seating") == "shuffled":
+        mode += ", the rotations of each deal's own order of the agents"
     pieces = summary.get("pooled_from")
     seeds = f"pooled from {len(pieces)} tournaments, seeds {', '.join(str(p['seed']) for p in pieces)}" if pieces else (
         f"seed {summary['seed']}")  # fmt: skip

@@ -15,7 +15,17 @@ Seatings, with A agents and n seats (lineup r puts agent ``(r + s) % A`` in seat
   deal. With fewer agents than seats the agents repeat around the table;
   with more, A − n of them sit out each lineup;
 * ``permutations``: every ordered choice of n distinct agents (needs A ≥ n);
-* ``auto`` (default): permutations when A = n ≤ 3 (at most 6 lineups), else rotations.
+* ``shuffled``: the rotations of an order of the agents drawn afresh for every
+  deal (from the tournament seed and the deal). Every agent still sits in
+  every seat exactly once per deal, and every two agents share a table equally
+  often in expectation. Plain rotations do not give that once A > n + 1: a
+  lineup is a window of n consecutive agents of the list, so an agent meets
+  its neighbours in the list most often and never meets those more than n − 1
+  places away (nine agents on four seats: the first agent never sits with the
+  fifth and sixth), and the table's means then depend on the order the agents
+  were listed in;
+* ``auto`` (default): permutations when A = n ≤ 3 (at most 6 lineups); shuffled
+  when A > n + 1 with n ≥ 2 (where rotations are unbalanced); else rotations.
 
 Duplicate replays the same *seed*: what happens is fixed until the agents'
 choices diverge. The first deal of every game is identical; games whose
@@ -106,14 +116,28 @@ def parse_config_pairs(pairs: Sequence[str] | None) -> dict[str, Any]:
     return config
 
 
-def seatings(num_agents: int, num_seats: int, mode: str = "auto") -> list[tuple[int, ...]]:
-    """The lineups (agent index per seat) every deal is played with; see the module docstring."""
+SEATINGS = ("auto", "rotations", "permutations", "shuffled")
+
+
+def resolve_seating(num_agents: int, num_seats: int, mode: str = "auto") -> str:
+    """The seating ``mode`` means for A agents and n seats: ``auto`` resolved (module docstring), others checked."""
     if num_agents < 1:
         raise ValueError("a tournament needs at least one agent")
-    if mode not in ("auto", "rotations", "permutations"):
-        raise ValueError(f"seating {mode!r}: expected auto, rotations or permutations")
-    if mode == "auto":
-        mode = "permutations" if num_agents == num_seats and math.factorial(num_seats) <= 6 else "rotations"
+    if mode not in SEATINGS:
+        raise ValueError(f"seating {mode!r}: expected {', '.join(SEATINGS[:-1])} or {SEATINGS[-1]}")
+    if mode != "auto":
+        return mode
+    if num_agents == num_seats and math.factorial(num_seats) <= 6:
+        return "permutations"
+    return "shuffled" if num_seats >= 2 and num_agents > num_seats + 1 else "rotations"
+
+
+def seatings(num_agents: int, num_seats: int, mode: str = "auto") -> list[tuple[int, ...]]:
+    """The lineups (agent index per seat) every deal is played with; see the module docstring.
+
+    ``shuffled`` gives the rotations, which ``deal_lineups`` applies to each deal's own order of the agents.
+    """
+    mode = resolve_seating(num_agents, num_seats, mode)
     if mode == "permutations":
         if num_agents < num_seats:
             raise ValueError(
@@ -122,6 +146,20 @@ def seatings(num_agents: int, num_seats: int, mode: str = "auto") -> list[tuple[
             )
         return list(itertools.permutations(range(num_agents), num_seats))
     return [tuple((r + s) % num_agents for s in range(num_seats)) for r in range(num_agents)]
+
+
+def deal_lineups(
+    lineups: list[tuple[int, ...]], mode: str, seed: int, deal: int, num_agents: int
+) -> list[tuple[int, ...]]:
+    """The lineups of one deal: ``lineups`` themselves, or with ``shuffled`` the same rotations of the deal's own
+    order of the agents (a permutation drawn from ``SeedSequence((seed, deal, SHUFFLE_KEY))``)."""
+    if mode != "shuffled":
+        return lineups
+    order = np.random.default_rng([seed, deal, SHUFFLE_KEY]).permutation(num_agents)
+    return [tuple(int(order[i]) for i in lineup) for lineup in lineups]
+
+
+SHUFFLE_KEY = 0x5EA7  # keeps the order's stream apart from ``DealSeeds``' ``SeedSequence((seed, deal))``
 
 
 @dataclass(frozen=True)
@@ -326,6 +364,7 @@ class TournamentResult:
     records: list[GameRecord]
     workers: int
     seconds: float
+    seating: str = "rotations"  # the seating mode played (``resolve_seating``): ``shuffled`` varies by deal
 
 
 class DealRunner:
@@ -334,6 +373,7 @@ class DealRunner:
     def __init__(self, t: Tournament, lineups: list[tuple[int, ...]]):
         self.t = t
         self.lineups = lineups
+        self.mode = resolve_seating(len(t.agents), len(lineups[0]), t.seating)
         self.cls = game_class(t.game)
         self.labels = unique_labels(list(t.agents))
         self.agents = [make_agent(t.game, spec) for spec in t.agents]
@@ -343,7 +383,8 @@ class DealRunner:
         t = self.t
         records = []
         seeds = DealSeeds.draw(t.seed, deal, len(self.lineups), len(self.agents), t.duplicate)
-        for r, lineup in enumerate(self.lineups):
+        lineups = deal_lineups(self.lineups, self.mode, t.seed, deal, len(self.agents))
+        for r, lineup in enumerate(lineups):
             seed = seeds.games[r]
             game = self.cls(seed=seed, **t.config)
             if self.kinds is None:
@@ -519,4 +560,5 @@ def run_tournament(
         records=records,
         workers=used,
         seconds=time.perf_counter() - start,
+        seating=resolve_seating(len(t.agents), num_players, t.seating),
     )

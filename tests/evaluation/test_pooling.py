@@ -85,6 +85,23 @@ def test_another_match_or_the_same_deals_are_refused(tmp_path, second, message):
         pool([tmp_path / "a", tmp_path / "b"])
 
 
+def test_a_rotations_piece_and_a_shuffled_one_are_another_match_and_old_reports_pool(tmp_path):
+    agents = ("random", "heuristic", "random", "heuristic", "random", "random")  # six agents, four seats
+    for name, seed, seating in (("a", 1, "rotations"), ("b", 2, "shuffled"), ("c", 3, "rotations")):
+        t = Tournament("raspisnoy_poker_v0", agents, deals=2, seed=seed, config=RASPISNOY, seating=seating)
+        report.write_all(run_tournament(t, workers=1, progress=False), tmp_path / name, figure=False)
+    with pytest.raises(ValueError, match=r"b is another match than .*a: its seating is 'shuffled', where the first "
+                                         r"has 'rotations'"):  # fmt: skip
+        pool([tmp_path / "a", tmp_path / "b"])
+    for name in "ac":  # reports written before the seating mode was recorded
+        path = tmp_path / name / "report.json"
+        summary = json.loads(path.read_text())
+        del summary["seating"]
+        path.write_text(json.dumps(summary))
+    result, summary = pool([tmp_path / "a", tmp_path / "c"])
+    assert result.seating == summary["seating"] == "rotations" and summary["deals"] == 4
+
+
 def test_bad_folders_are_named(tmp_path):
     _piece(tmp_path, "a", 1)
     _piece(tmp_path, "b", 2)

@@ -10,6 +10,7 @@ import csv
 import json
 import math
 from collections import Counter, defaultdict
+from itertools import combinations
 from typing import ClassVar
 
 import numpy as np
@@ -28,10 +29,12 @@ from pokerzoo.evaluation.tournament import (
     Tournament,
     TournamentResult,
     count_units,
+    deal_lineups,
     installed_games,
     parse_config_pairs,
     play_game,
     read_bids,
+    resolve_seating,
     run_tournament,
     seatings,
     unique_labels,
@@ -74,6 +77,59 @@ def test_permutations_and_auto():
         seatings(2, 4, "permutations")
     with pytest.raises(ValueError, match="expected auto"):
         seatings(2, 2, "spiral")
+
+
+def test_auto_resolves_to_shuffled_where_rotations_are_unbalanced():
+    # rotations are windows of consecutive agents: with nine agents on four seats the first never meets two others
+    together = Counter(frozenset(p) for lineup in seatings(9, 4, "rotations") for p in combinations(lineup, 2))
+    assert [together[frozenset((0, j))] for j in range(1, 9)] == [3, 2, 1, 0, 0, 1, 2, 3]
+    assert resolve_seating(9, 4) == resolve_seating(4, 2) == resolve_seating(8, 5) == "shuffled"
+    assert resolve_seating(5, 4) == resolve_seating(4, 4) == resolve_seating(2, 4) == "rotations"  # A <= n + 1
+    assert resolve_seating(5, 1) == "rotations"  # one seat: every agent alone, nothing to balance
+    assert resolve_seating(3, 3) == "permutations"
+    assert resolve_seating(9, 4, "rotations") == "rotations"  # asked for: kept
+    with pytest.raises(ValueError, match="seating 'spiral': expected auto, rotations, permutations or shuffled"):
+        resolve_seating(9, 4, "spiral")
+
+
+def test_shuffled_seats_every_agent_once_per_seat_each_deal_and_balances_the_tables():
+    agents, seats, deals = 9, 4, 1500
+    base = seatings(agents, seats, "shuffled")
+    assert base == seatings(agents, seats, "rotations")
+    together = Counter()
+    orders = set()
+    for deal in range(deals):
+        lineups = deal_lineups(base, "shuffled", 7, deal, agents)
+        assert lineups == deal_lineups(base, "shuffled", 7, deal, agents)  # a function of (seed, deal) only
+        orders.add(tuple(lineups))
+        for s in range(seats):
+            assert sorted(lineup[s] for lineup in lineups) == list(range(agents))
+        together.update(frozenset(p) for lineup in lineups for p in combinations(lineup, 2))
+    assert len(orders) > deals * 0.99
+    expected = deals * len(base) * math.comb(seats, 2) / math.comb(agents, 2)  # each pair's share of the tables
+    counts = np.array(list(together.values()))
+    assert len(counts) == math.comb(agents, 2)
+    # a pair's count over the deals: a sum of independent per-deal counts (0..4 each, sd <= 1.5), so within
+    # 5 sd of the mean unless the design favours some pairs (rotations' favourite pairs: 3x the mean, others 0)
+    assert np.all(np.abs(counts - expected) < 5 * 1.5 * math.sqrt(deals)), (expected, counts.min(), counts.max())
+    assert deal_lineups(base, "rotations", 7, 3, agents) is base
+
+
+def test_a_shuffled_tournament_reports_its_seating_and_plays_the_same_for_any_workers():
+    agents = ("random", "heuristic", "random", "heuristic", "random", "random")  # six agents, four seats
+    t = small_tournament("perico_v0", deals=3, agents=agents)
+    one = run_tournament(t, workers=1, progress=False)
+    assert one.seating == "shuffled" and report.summarize(one)["seating"] == "shuffled"
+    two = run_tournament(t, workers=2, progress=False)
+    assert one.records == two.records
+    per_deal = defaultdict(list)
+    for rec in one.records:
+        per_deal[rec.deal].append(rec.seats)
+        assert rec.seats == deal_lineups(one.seatings, "shuffled", t.seed, rec.deal, 6)[rec.lineup]
+    assert len({tuple(v) for v in per_deal.values()}) == 3  # every deal its own order
+    for lineups in per_deal.values():
+        for s in range(4):
+            assert sorted(lineup[s] for lineup in lineups) == list(range(6))
 
 
 def test_unique_labels():
