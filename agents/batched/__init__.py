@@ -4,7 +4,7 @@ env's state arrays (``act(env, rows)``, ``seed(seed)``; see ``pokerzoo.envs.batc
 Each module ports one game's scripted agent and is differential-tested against it:
 the same decision on the same state (and, for an agent that draws random numbers,
 from the same random stream). ``raspisnoy_poker``: ``HeuristicOpponent``;
-``breed_the_heifer``: ``EquityOpponent``; ``perico``: ``HeuristicOpponent``;
+``breed_the_heifer``: ``EquityOpponent``, ``CallingStationOpponent``; ``perico``: ``HeuristicOpponent``;
 ``mexican_poker``: ``HeuristicOpponent``.
 
 ``batched_agents(game)`` is the one table of them that the batched trainer's

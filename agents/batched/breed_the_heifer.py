@@ -1,4 +1,5 @@
-"""Breed the Heifer's ``equity`` agent (``agents.breed_the_heifer.EquityAgent``) as a batched opponent.
+"""Breed the Heifer's ``equity`` agent (``agents.breed_the_heifer.EquityAgent``) as a batched opponent, and its
+``calling_station`` (``CallingStationOpponent``: a rule on the legal mask alone, so plain numpy).
 
 ``EquityOpponent(seed=s).act(env, rows)`` decides the waiting bet of every row
 of a batched Breed the Heifer env at once, its Monte Carlo run in the kernel
@@ -70,6 +71,7 @@ from pokerzoo.agents.breed_the_heifer import EquityAgent
 from pokerzoo.envs.batched import rng, seeding
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
+from pokerzoo.envs.batched.opponents import RandomOpponent
 from pokerzoo.envs.breed_the_heifer.game import LAST_STREET, BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel import FIRST_UP, LAST_UP, MAX_CARDS, HeiferKernel, legal
 from pokerzoo.envs.breed_the_heifer.kernel_hands import (
@@ -752,5 +754,35 @@ class EquityOpponent:
         return out
 
 
+class CallingStationOpponent:
+    """``CallingStationAgent`` for every row at once: check where it can, else call.
+
+    A league member for training at the round-robin's tables, where the calling
+    station is one of the agents a policy meets (it loses chips to value bets and
+    never to bluffs). Betting always offers a check or a call
+    (``engine.betting``), so the scalar agent's random fallback never decides;
+    it is kept, drawn by a ``RandomOpponent``, for a row where neither is legal.
+    """
+
+    name = "calling_station"
+
+    def __init__(self, seed: int | None = None):
+        self._fallback = RandomOpponent(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self._fallback.seed(seed)
+
+    def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
+        if not isinstance(env.kernel, HeiferKernel):
+            raise TypeError(f"CallingStationOpponent plays Breed the Heifer; this env plays {env.name}")
+        rows = np.asarray(rows, dtype=np.int64)
+        mask = env.mask[rows]
+        out = np.where(mask[:, CHECK], CHECK, CALL).astype(np.int64)
+        neither = ~(mask[:, CHECK] | mask[:, CALL])
+        if neither.any():
+            out[neither] = self._fallback.act(env, rows[neither])
+        return out
+
+
 # the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
-AGENTS = (EquityOpponent,)
+AGENTS = (EquityOpponent, CallingStationOpponent)

@@ -30,8 +30,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pokerzoo.agents.batched.breed_the_heifer import STOP_Z, EquityOpponent
-from pokerzoo.agents.breed_the_heifer import EquityAgent
+from pokerzoo.agents.batched import batched_agents
+from pokerzoo.agents.batched.breed_the_heifer import STOP_Z, CallingStationOpponent, EquityOpponent
+from pokerzoo.agents.breed_the_heifer import CallingStationAgent, EquityAgent
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched import rng
 from pokerzoo.envs.batched.core import PARALLEL_MIN_ROWS
@@ -251,3 +252,25 @@ def test_the_fast_sampler_decides_with_the_scalar_samplers_distribution_on_many_
 def test_a_bad_sampler_is_named():
     with pytest.raises(ValueError, match=r"sampler='exact': expected one of scalar, fast"):
         EquityOpponent(sampler="exact")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_the_calling_station_decides_as_the_scalar_one(config):
+    """The port checks or calls exactly where ``CallingStationAgent`` does, on every street and table of ``CONFIGS``
+    (the rows' other moves random, so bets come up for it to call)."""
+    options, rows, steps = config
+    opponent = CallingStationOpponent(seed=0)
+    seen = compare_opponent(
+        GAME, options, range(300, 300 + rows), steps, opponent, lambda row, seat: CallingStationAgent(seed=row),
+        kind=lambda game, action: "check" if game.legal_mask()[0] == 0 else f"facing a bet: {action}",
+    )  # fmt: skip
+    assert sum(seen.values()) == rows * steps
+    assert {"check", "facing a bet: 2"} <= set(seen), seen  # checks and calls both compared
+
+
+def test_the_calling_station_is_a_league_member_and_refuses_another_game():
+    assert batched_agents(GAME)["calling_station"] is CallingStationOpponent
+    env = batched.make("raspisnoy_poker", 2)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="plays Breed the Heifer"):
+        CallingStationOpponent(seed=0).act(env, env.all_rows)
