@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=SEATINGS,
         default="auto",
         help="how agents are placed on the seats per deal (default auto: permutations when agents = seats <= 3, "
-        "shuffled when there are more agents than seats + 1, else rotations; pokerzoo.evaluation.tournament)",
+        "shuffled for three or more agents at two or more seats, else rotations; pokerzoo.evaluation.tournament)",
     )
     parser.add_argument(
         "--record", metavar="FILE", help="write every game's hand history to FILE (JSON lines)"

@@ -84,12 +84,38 @@ def test_auto_resolves_to_shuffled_where_rotations_are_unbalanced():
     together = Counter(frozenset(p) for lineup in seatings(9, 4, "rotations") for p in combinations(lineup, 2))
     assert [together[frozenset((0, j))] for j in range(1, 9)] == [3, 2, 1, 0, 0, 1, 2, 3]
     assert resolve_seating(9, 4) == resolve_seating(4, 2) == resolve_seating(8, 5) == "shuffled"
-    assert resolve_seating(5, 4) == resolve_seating(4, 4) == resolve_seating(2, 4) == "rotations"  # A <= n + 1
+    # rotations fix who sits after whom as soon as there are three agents (next test): shuffled there too
+    assert resolve_seating(5, 4) == resolve_seating(4, 4) == resolve_seating(3, 2) == "shuffled"
+    assert resolve_seating(2, 4) == resolve_seating(2, 5) == "rotations"  # two agents: the rotations mirror
     assert resolve_seating(5, 1) == "rotations"  # one seat: every agent alone, nothing to balance
     assert resolve_seating(3, 3) == "permutations"
     assert resolve_seating(9, 4, "rotations") == "rotations"  # asked for: kept
     with pytest.raises(ValueError, match="seating 'spiral': expected auto, rotations, permutations or shuffled"):
         resolve_seating(9, 4, "spiral")
+
+
+def _after(lineups) -> Counter:
+    """(agent, the agent in the next seat round the table) over the lineups."""
+    return Counter((lineup[s], lineup[(s + 1) % len(lineup)]) for lineup in lineups for s in range(len(lineup)))
+
+
+@pytest.mark.parametrize(("agents", "seats"), [(5, 5), (5, 4), (4, 4)])
+def test_shuffled_balances_who_sits_after_whom_where_rotations_fix_it(agents, seats):
+    """Under rotations the seat order follows the list (at most half the ordered pairs ever sit side by side; with
+    A = n every agent always sits right after the same one), which a game with positions rewards; shuffled seats
+    every agent right after every other equally often in expectation."""
+    base = seatings(agents, seats, "rotations")
+    fixed = _after(base)
+    assert (1, 0) not in fixed and len(fixed) <= agents * (agents - 1) // 2  # half the orders never occur
+    deals = 2000
+    counts = Counter()
+    for deal in range(deals):
+        counts.update(_after(deal_lineups(base, "shuffled", 11, deal, agents)))
+    pairs = np.array([counts[(a, b)] for a in range(agents) for b in range(agents) if a != b])
+    # each ordered pair's count: a sum of independent per-deal counts (0..seats each, sd <= seats / 2)
+    expected = pairs.sum() / pairs.size
+    assert np.all(np.abs(pairs - expected) < 5 * seats / 2 * math.sqrt(deals)), (expected, pairs.min(), pairs.max())
+    assert pairs.min() > 0.8 * expected  # every agent sits after every other, about equally often
 
 
 def test_shuffled_seats_every_agent_once_per_seat_each_deal_and_balances_the_tables():
