@@ -20,9 +20,10 @@ Seatings, with A agents and n seats (lineup r puts agent ``(r + s) % A`` in seat
   every seat exactly once per deal, and every two agents share a table, and
   each sits right after the other, equally often in expectation. Plain
   rotations give neither once A ≥ 3: a lineup is a window of n consecutive
-  agents of the list, so every agent always sits right after the same one (a
-  Breed the Heifer policy measured against its own copy under rotations, five
-  agents on five seats: +0.58 ± 0.27 a hand, from the seat order alone), and
+  agents of the list, so the seat order follows the list (with A = n every
+  agent always sits right after the same one: a Breed the Heifer policy
+  measured against its own copy so, five agents on five seats, came out +0.58
+  ± 0.27 a hand above it from the seat order alone), and
   with A > n + 1 an agent meets its neighbours in the list most often and
   never those more than n − 1 places away (nine agents on four seats: the
   first never sits with the fifth and sixth); the table's means then depend

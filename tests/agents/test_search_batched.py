@@ -119,9 +119,12 @@ def test_bad_arguments_are_named(spec, message):
 def test_bad_rollouts_and_samplers_are_named_at_the_first_decision():
     g = decision_states({"num_players": 2}, 1)[0]
     view, mask = g.view(g.current_player), g.legal_mask()
-    agent = make_agent(GAME, "pimc_batched(rollout=calling_station)")
-    with pytest.raises(ValueError, match="rollout 'calling_station' has no batched port in breed_the_heifer; ported"):
+    agent = make_agent(GAME, "pimc_batched(rollout=random)")
+    with pytest.raises(ValueError, match="rollout 'random' has no batched port in breed_the_heifer; ported agents: "
+                                         "equity, calling_station"):
         agent.act(view, mask, g)
+    # the calling station has a port: it rolls out
+    assert mask[make_agent(GAME, "pimc_batched(rollout=calling_station, budget=40)", seed=1).act(view, mask, g)]
     agent = make_agent(GAME, "pimc_batched(sampler=exact)")
     with pytest.raises(ValueError, match="sampler='exact': expected one of scalar, fast"):
         agent.act(view, mask, g)
