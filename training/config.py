@@ -196,6 +196,8 @@ TOP = OptionSet(
     Option("league", {}, "self-play league of engine batched (see the league section)", kind=dict),
     Option("ppo", {}, "PPO hyperparameters (see the ppo section)", kind=dict),
     Option("critic", {}, "a privileged critic for engine batched (see the critic section)", kind=dict),
+    Option("anchor", {}, "a pull toward a scripted agent's actions, engine batched (see the anchor section)",
+           kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
     Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
     Option(
@@ -450,11 +452,31 @@ CRITIC = OptionSet(
 )
 
 
-SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "critic": CRITIC, "eval": EVAL,
+ANCHOR = OptionSet(
+    Option(
+        "agent",
+        None,
+        "a batched agent (named as a league member: equity(sampler=fast), heuristic, ppo, policy:PATH) whose "
+        "action at every learner decision the actor is pulled toward: the PPO loss adds coef times the "
+        "cross-entropy of the policy to that action (AlphaStar's KL to its supervised policy, for a "
+        "deterministic agent). Keeps a fine-tuned policy near a robust one while it learns (null: no anchor)",
+        kind=(str, type(None)),
+    ),
+    Option(
+        "coef",
+        0.0,
+        "weight of the anchor's cross-entropy in the actor's loss: a number or {start, end} (linear); > 0 "
+        "exactly when agent is given",
+        convert=_schedule,
+    ),
+)
+
+
+SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "critic": CRITIC, "anchor": ANCHOR, "eval": EVAL,
             "pretrain": PRETRAIN}  # fmt: skip
 # What each engine does not use: a non-default value there is an error naming the engine that uses it.
 AEC_ONLY = ("workers", "vec_env", "opponents", "pretrain")
-BATCHED_ONLY = ("league", "kernel_threads", "critic")
+BATCHED_ONLY = ("league", "kernel_threads", "critic", "anchor")
 
 
 def _validate(options: OptionSet, given: Mapping, where: str) -> dict:
@@ -619,6 +641,7 @@ def _check_engine(cfg: dict) -> None:
     if engine == "batched":
         _check_league(cfg)
         _check_critic(cfg)
+        _check_anchor(cfg)
         _check_buffer_size(cfg)
 
 
@@ -650,6 +673,28 @@ def _check_critic(cfg: dict) -> None:
             f"training config, critic: privileged: true, but {cfg['game']}'s batched kernel gives no privileged "
             f"features (games that do: {', '.join(have)}); set critic.privileged: false"
         )
+
+
+def _check_anchor(cfg: dict) -> None:
+    """``anchor``: the agent is a batched agent of the game, and a weight is given exactly when an agent is."""
+    # Deferred: as in _check_league (numba).
+    from pokerzoo.training.selfplay.league import member_opponent
+
+    anchor = cfg["anchor"]
+    coef = anchor["coef"]
+    weights = [coef["start"], coef["end"]] if isinstance(coef, Mapping) else [coef]  # each >= 0 (_schedule)
+    if anchor["agent"] is None:
+        if any(weights):
+            raise ConfigError(f"training config, anchor: coef={coef!r} without an agent; name anchor.agent "
+                              "(e.g. equity(sampler=fast)) or set coef: 0")  # fmt: skip
+        return
+    if not any(weights):
+        raise ConfigError(f"training config, anchor: agent {anchor['agent']!r} with coef 0 pulls nothing; "
+                          "give coef > 0 or remove the agent")  # fmt: skip
+    try:
+        member_opponent(cfg["game"], cfg["options"], anchor["agent"], deterministic=True)
+    except (ValueError, FileNotFoundError) as exc:
+        raise ConfigError(f"training config, anchor: agent {anchor['agent']!r}: {exc}") from None
 
 
 def _check_buffer_size(cfg: dict) -> None:

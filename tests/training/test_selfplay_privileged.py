@@ -36,7 +36,7 @@ from pokerzoo.training.selfplay.loop import COLLECT, SelfPlay
 from pokerzoo.training.selfplay.sparse import SparseRows
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_selfplay_trainer import assert_same_params, csv_rows, tiny  # (the trainer tests' tiny run)
+from test_selfplay_trainer import assert_same_params, csv_rows, killed_copy, tiny  # (the trainer tests' tiny run)
 
 PRIVILEGED = {"critic__privileged": True, "critic__net_arch": [32], "critic__warmup_updates": 3}
 
@@ -172,17 +172,7 @@ def test_checkpoints_keep_the_critic_and_a_resumed_run_ends_the_same(privileged_
     found = sp_ckpt.read(middle)
     assert found.critic is not None and "buffer/privileged" in found.arrays
     assert found.critic.keys() == load_file(str(middle / sp_ckpt.CRITIC)).keys()
-    copy = tmp_path / "copy"
-    shutil.copytree(run, copy)
-    shutil.rmtree(copy / "final")
-    step = ckpt.step_of(middle)
-    for folder in ckpt.candidates(copy):
-        if ckpt.step_of(folder) > step:
-            shutil.rmtree(folder)
-    (copy / "checkpoints" / "latest").write_text(middle.name + "\n")
-    for extra in (copy / "snapshots").glob("step_*"):
-        if int(extra.stem.split("_")[1]) > step:
-            extra.unlink()
+    copy = killed_copy(run, middle, tmp_path / "copy")
     resume_trainer(copy, progress=False).train()
     assert_same_params(run / "final" / "policy.json", copy / "final" / "policy.json")
     assert csv_rows(copy / "progress.csv") == csv_rows(run / "progress.csv")

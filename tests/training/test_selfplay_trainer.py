@@ -74,6 +74,22 @@ def assert_same_params(a: Path, b: Path) -> None:
         np.testing.assert_array_equal(pa[k], pb[k], err_msg=f"parameter {k} differs")
 
 
+def killed_copy(run: Path, middle: Path, copy: Path) -> Path:
+    """A copy of finished ``run`` as a kill right after its checkpoint ``middle`` leaves it: no final folder, no
+    later checkpoints or snapshots, ``latest`` naming ``middle``."""
+    step = ckpt.step_of(middle)
+    shutil.copytree(run, copy)
+    shutil.rmtree(copy / "final")
+    for folder in ckpt.candidates(copy):
+        if ckpt.step_of(folder) > step:
+            shutil.rmtree(folder)
+    (copy / "checkpoints" / "latest").write_text(middle.name + "\n")
+    for extra in (copy / "snapshots").glob("step_*"):  # the killed run had not made these yet
+        if int(extra.stem.split("_")[1]) > step:
+            extra.unlink()
+    return copy
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     """An uninterrupted tiny run: the reference of the resume tests."""
@@ -126,17 +142,7 @@ def test_resume_from_a_mid_run_checkpoint_gives_the_same_run(reference, tmp_path
     # a mid-run checkpoint holding decisions still open (carried to the next rollout) and snapshots
     middle = next(f for f in ckpt.candidates(run)[1:] if (sp_ckpt.read(f).arrays["buffer/open"] >= 0).sum() > 0
                   and sp_ckpt.read(f).state["loop"]["league"]["next_id"] > 2)  # fmt: skip
-    step = ckpt.step_of(middle)
-    copy = tmp_path / "copy"
-    shutil.copytree(run, copy)
-    shutil.rmtree(copy / "final")
-    for folder in ckpt.candidates(copy):
-        if ckpt.step_of(folder) > step:
-            shutil.rmtree(folder)
-    (copy / "checkpoints" / "latest").write_text(middle.name + "\n")
-    for extra in (copy / "snapshots").glob("step_*"):  # the killed run had not made these yet
-        if int(extra.stem.split("_")[1]) > step:
-            extra.unlink()
+    copy = killed_copy(run, middle, tmp_path / "copy")
     trainer = resume_trainer(copy, progress=False)
     assert isinstance(trainer, SelfPlayTrainer) and trainer._resume_from.name == middle.name
     assert trainer._checkpoint.arrays["buffer/open"].shape == (48, 3)

@@ -78,22 +78,25 @@ class Batch(NamedTuple):
     advantages: np.ndarray
     returns: np.ndarray
     privileged: np.ndarray | None = None  # the buffer's privileged features (``critic.privileged``), or None
+    anchor_actions: np.ndarray | None = None  # per batch decision: the anchor agent's action (``anchor``), or None
 
 
 class DecisionBuffer:
     """Decisions of up to ``rollout_decisions`` new ones plus one open decision per (row, seat).
 
     With ``privileged_size`` > 0 every decision also keeps what its seat could
-    not see (``privileged``: the privileged critic's extra input).
+    not see (``privileged``: the privileged critic's extra input); with
+    ``anchor`` the action the anchor agent would have taken there (``anchor``).
     """
 
     ARRAYS = ("obs", "mask", "action", "log_prob", "value", "reward", "done", "complete", "successor", "row", "seat")
 
     def __init__(self, num_envs: int, num_players: int, observation_size: int, num_actions: int,
-                 rollout_decisions: int, privileged_size: int = 0):  # fmt: skip
+                 rollout_decisions: int, privileged_size: int = 0, anchor: bool = False):  # fmt: skip
         capacity = rollout_decisions + num_envs * num_players
         self.capacity = capacity
-        self.arrays = self.ARRAYS + (("privileged",) if privileged_size else ())
+        self.arrays = self.ARRAYS + (("privileged",) if privileged_size else ()) + (("anchor",) if anchor else ())
+        self.anchor = np.zeros(capacity, dtype=np.int64) if anchor else None
         self.privileged = np.zeros((capacity, privileged_size), dtype=np.float32) if privileged_size else None
         self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
         self.mask = np.zeros((capacity, num_actions), dtype=np.bool_)
@@ -164,6 +167,7 @@ class DecisionBuffer:
             obs=self.obs,
             mask=self.mask,
             privileged=self.privileged,
+            anchor_actions=None if self.anchor is None else self.anchor[idx],
             index=idx,
             actions=self.action[idx],
             log_probs=self.log_prob[idx],
@@ -205,12 +209,15 @@ class DecisionBuffer:
         k = state["action"].shape[0]
         if state["open"].shape != self.open.shape or state["obs"].shape[1:] != self.obs.shape[1:] or k > self.capacity:
             raise ValueError("the checkpoint's open decisions do not fit this run's buffer (rows, seats or sizes)")
-        if ("privileged" in state) != (self.privileged is not None):
-            raise ValueError(
-                "the checkpoint's open decisions "
-                + ("keep privileged features; this run has no privileged critic" if "privileged" in state
-                   else "keep no privileged features; this run has a privileged critic (critic.privileged)")
-            )  # fmt: skip
+        # the optional arrays: (name, what it keeps, what makes a run keep it, with its article, the key asking)
+        for name, kept, (a, what), key in (
+            ("privileged", "privileged features", ("a", "privileged critic"), "critic.privileged"),
+            ("anchor", "anchor actions", ("an", "anchor"), "anchor.agent"),
+        ):
+            if name in state and getattr(self, name) is None:
+                raise ValueError(f"the checkpoint's open decisions keep {kept}; this run has no {what}")
+            if name not in state and getattr(self, name) is not None:
+                raise ValueError(f"the checkpoint's open decisions keep no {kept}; this run has {a} {what} ({key})")
         for name in self.arrays:
             getattr(self, name)[:k] = state[name]
         self.open[:] = state["open"]

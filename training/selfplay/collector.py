@@ -21,6 +21,8 @@ at every step:
    decisions go to the buffer, each in its (row, seat) stream; with a
    privileged critic (``critic.privileged``) their values are its estimates
    from the observation and what the seat cannot see (both kept in the buffer);
+   with an anchor agent (``anchor.agent``) the action it would take in each
+   of those rows goes to the buffer too (the PPO loss pulls the actor toward it);
 2. each member decides its rows in one batch (``act(env, rows)``);
 3. one ``env.step`` of all rows; the rewards are booked per (row, seat) by
    ``SeatAccounts`` and complete the decisions they belong to (``DecisionBuffer.settle``);
@@ -69,12 +71,13 @@ class Collector:
 
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
                  self_play: float, reward_scale: float, mixed: float = 0.0, varied: float = 0.0,
-                 critic: PrivilegedCritic | None = None):  # fmt: skip
+                 critic: PrivilegedCritic | None = None, anchor: Any = None):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
         self.model = model
         self.critic = critic
+        self.anchor = anchor  # a batched agent (``act(env, rows)``) or None
         self.league = league
         self.buffer = buffer
         self.self_play = float(self_play)
@@ -164,6 +167,8 @@ class Collector:
             buffer.action[where] = chosen
             buffer.log_prob[where] = log_probs[everyone, slots]
             buffer.value[where] = values.numpy()
+            if self.anchor is not None:
+                buffer.anchor[where] = self.anchor.act(env, learner_rows)
             actions[learner_rows] = chosen
         if learner_rows.size < env.num_envs:
             member_rows = np.flatnonzero(who != LEARNER)

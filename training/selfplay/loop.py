@@ -2,12 +2,13 @@
 
 ``SelfPlay(cfg)`` builds everything from a loaded training config (engine
 batched; with ``critic.privileged`` a ``PrivilegedCritic`` beside the
-network); ``start()`` begins the games, each ``iterate()`` is one rollout and
+network, with ``anchor.agent`` that batched agent, asked for its action at
+every learner decision); ``start()`` begins the games, each ``iterate()`` is one rollout and
 one PPO update, and ``state_dict()`` / ``load_state_dict()`` hold everything
 that makes the next iteration what it is (the trainer's checkpoints, the
 benchmark). No randomness is kept between iterations except in the env's
-rows: the collection's and the update's generators and the league members'
-are derived from the run's seed and the iteration's number, so the same
+rows: the collection's and the update's generators, the league members' and
+the anchor's are derived from the run's seed and the iteration's number, so the same
 config and the same state give the same numbers, bit for bit.
 """
 
@@ -25,11 +26,11 @@ from pokerzoo.envs import batched
 from pokerzoo.training.selfplay import ppo
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.collector import LEARNER, Collector
-from pokerzoo.training.selfplay.league import League
+from pokerzoo.training.selfplay.league import League, member_opponent
 from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
 
 # purposes of the derived generators
-START, COLLECT, UPDATE, ROW_SEEDS = 0x5A, 0xC0, 0x0D, 0xE5
+START, COLLECT, UPDATE, ROW_SEEDS, ANCHOR = 0x5A, 0xC0, 0x0D, 0xE5, 0xA7
 COUNTERS = ("timesteps", "updates", "games", "env_steps")
 
 
@@ -63,14 +64,19 @@ class SelfPlay:
             )  # fmt: skip
         self.optimizer = ppo.make_optimizer(self.model, ppo.scheduled(p["learning_rate"], 0.0), self.critic)
         self.league = League(cfg["game"], cfg["options"], cfg["league"])
+        a = cfg["anchor"]
+        self.anchor = (
+            None if a["agent"] is None
+            else member_opponent(cfg["game"], cfg["options"], a["agent"], deterministic=True)
+        )  # fmt: skip
         self.buffer = DecisionBuffer(
             env.num_envs, env.num_players, env.observation_size, env.num_actions, env.num_envs * p["n_steps"],
-            env.privileged_size if self.critic is not None else 0,
+            env.privileged_size if self.critic is not None else 0, anchor=self.anchor is not None,
         )  # fmt: skip
         self.collector = Collector(
             env, self.model, self.league, self.buffer,
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
-            reward_scale=cfg["reward_scale"], critic=self.critic,
+            reward_scale=cfg["reward_scale"], critic=self.critic, anchor=self.anchor,
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
@@ -96,6 +102,8 @@ class SelfPlay:
         frozen = k < c["warmup_updates"]  # the critics' warm-up: the actor stays as it is
         wall0, cpu0 = time.perf_counter(), time.process_time()
         self.league.reseed(cfg["seed"], k)
+        if self.anchor is not None:
+            self.anchor.seed(derived_seed(cfg["seed"], ANCHOR, k))
         stats = self.collector.collect(p["n_steps"], self.generator(COLLECT, k))
         self.timesteps += stats.decisions
         self.games += stats.games
@@ -114,6 +122,7 @@ class SelfPlay:
             critic=self.critic,
             actor_frozen=frozen,
             critic_learning_rate=None if c["learning_rate"] is None else ppo.scheduled(c["learning_rate"], done),
+            anchor_coef=ppo.scheduled(cfg["anchor"]["coef"], done),
         )
         carried = self.buffer.carry()
         self.league.decay()

@@ -19,6 +19,14 @@ file keeps), from the seat's observation alone. ``actor_frozen`` (the
 critics' warm-up updates, ``critic.warmup_updates``) leaves out the policy
 and entropy losses, and the network's own critic where it shares layers with
 the actor: only the critics learn, and the actor stays exactly as it is.
+
+With an anchor (``anchor.agent``, ``anchor.coef``) the actor's loss also has
+``coef`` times the cross-entropy of the policy to the anchor agent's action
+at each decision (recorded at collection: ``Batch.anchor_actions``): a pull
+toward a fixed, robust agent that PPO's gains must outweigh, as AlphaStar
+kept its agents near their supervised policy. ``train/anchor_loss`` logs
+that cross-entropy and ``train/anchor_agreement`` the share of decisions
+where the policy's most likely action is the anchor's.
 """
 
 from __future__ import annotations
@@ -75,19 +83,23 @@ def update(
     critic: PrivilegedCritic | None = None,
     actor_frozen: bool = False,
     critic_learning_rate: float | None = None,
+    anchor_coef: float = 0.0,
 ) -> dict[str, float]:
     """One PPO update on ``batch``; returns SB3's ``train/*`` figures (and ``train/own_value_loss``, the
     network's own critic, with a privileged one)."""
     n = batch.actions.shape[0]
     for i, group in enumerate(optimizer.param_groups):  # the second group: the privileged critic's
         group["lr"] = learning_rate if i == 0 or critic_learning_rate is None else critic_learning_rate
-    stats: dict[str, list[float]] = {"pg": [], "value": [], "own_value": [], "entropy": [], "clip": [], "kl": []}
+    stats: dict[str, list[float]] = {"pg": [], "value": [], "own_value": [], "entropy": [], "clip": [], "kl": [],
+                                     "anchor": [], "agreement": []}  # fmt: skip
     if n == 0:
         return {"train/learning_rate": learning_rate, "train/n_epochs_done": 0, "train/decisions": 0}
     actions = torch.from_numpy(batch.actions)
     old_log_probs = torch.from_numpy(batch.log_probs)
     advantages = torch.from_numpy(batch.advantages)
     returns = torch.from_numpy(batch.returns)
+    anchored = batch.anchor_actions is not None
+    anchor_actions = torch.from_numpy(batch.anchor_actions) if anchored else None
     clip, size = ppo["clip_range"], ppo["batch_size"]
     epochs_done = 0
     keep_going = True
@@ -116,6 +128,11 @@ def update(
             value_loss = own_value_loss = F.mse_loss(returns[idx], values)
             entropy_loss = -entropy.mean()
             actor = 0.0 if actor_frozen else pg_loss + ent_coef * entropy_loss
+            if anchored:
+                anchor_slots = legal.slots_of(anchor_actions[idx])
+                anchor_loss = -log_probs.view(-1)[anchor_slots].mean()
+                if not actor_frozen and anchor_coef > 0:
+                    actor = actor + anchor_coef * anchor_loss
             critics = 0.0 if actor_frozen and shared else own_value_loss
             if critic is not None:
                 hidden = SparseRows.from_rows(batch.privileged, rows)
@@ -133,6 +150,9 @@ def update(
             stats["own_value"].append(own_value_loss.item())
             stats["entropy"].append(entropy_loss.item())
             stats["clip"].append((torch.abs(ratio - 1) > clip).float().mean().item())
+            if anchored:
+                stats["anchor"].append(anchor_loss.item())
+                stats["agreement"].append(_agreement(log_probs, anchor_slots))
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(parameters, ppo["max_grad_norm"])
@@ -141,6 +161,8 @@ def update(
             break
         epochs_done += 1
     own = {"train/own_value_loss": _mean(stats["own_value"])} if critic is not None else {}
+    if anchored:
+        own |= {"train/anchor_loss": _mean(stats["anchor"]), "train/anchor_agreement": _mean(stats["agreement"])}
     return {
         "train/policy_gradient_loss": _mean(stats["pg"]),
         "train/value_loss": _mean(stats["value"]),
@@ -153,6 +175,13 @@ def update(
         "train/n_epochs_done": epochs_done,
         "train/decisions": n,
     }
+
+
+def _agreement(log_probs: torch.Tensor, anchor_slots: torch.Tensor) -> float:
+    """The share of decisions whose most likely slot is the anchor's (flat places: decision × width + slot)."""
+    k, width = log_probs.shape
+    best = log_probs.argmax(dim=1) + torch.arange(k) * width
+    return (best == anchor_slots).float().mean().item()
 
 
 def _mean(values: list[float]) -> float:
