@@ -241,6 +241,18 @@ def _member_list(value: Any) -> list[str]:
     return list(value)
 
 
+def _weights(value: Any) -> dict[str, float]:
+    """``league.weights``: {name: finite weight >= 0}, the weights not all zero (or {}: PFSP)."""
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and k for k in value):
+        raise ValueError("expected a mapping {member: weight}, e.g. {equity: 2, random: 1} ({} for PFSP)")
+    bad = [k for k, w in value.items() if isinstance(w, bool) or not finite_number(w) or w < 0]
+    if bad:
+        raise ValueError(f"weight of {bad[0]!r} is {value[bad[0]]!r}; expected a finite number >= 0")
+    if value and not any(value.values()):
+        raise ValueError("every weight is 0; give at least one member a weight > 0")
+    return {k: float(w) for k, w in value.items()}
+
+
 LEAGUE = OptionSet(
     Option(
         "self_play",
@@ -302,6 +314,15 @@ LEAGUE = OptionSet(
         kind=float,
         low=0.01,
         high=10**9,
+    ),
+    Option(
+        "weights",
+        {},
+        "fixed drawing weights instead of PFSP: {member: weight} for every scripted member, and 'snapshots' for "
+        "the snapshots together (shared evenly); a member's share of the draws is its weight over the sum. For "
+        "tables of a chosen make-up, which PFSP's win rates (confounded by the table a game is played at) do "
+        "not give ({}: PFSP)",
+        convert=_weights,
     ),
 )
 
@@ -654,6 +675,24 @@ def _check_league(cfg: dict) -> None:
             member_opponent(cfg["game"], cfg["options"], name)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, league: member {name!r}: {exc}") from None
+    league = cfg["league"]
+    weights = league["weights"]
+    if weights:
+        members = set(league["scripted"]) | ({"snapshots"} if league["snapshot_every"] else set())
+        unknown = sorted(set(weights) - members)
+        missing = sorted(members - set(weights))
+        if unknown or missing:
+            raise ConfigError(
+                "training config, league.weights: "
+                + (f"{unknown[0]!r} is not a member" if unknown else f"no weight for {missing[0]!r}")
+                + f"; the weights name exactly the members: {', '.join(sorted(members))}"
+                + (" (snapshots: when snapshot_every > 0)" if "snapshots" in members or "snapshots" in unknown else "")
+            )
+        if not any(weights[name] for name in league["scripted"]):
+            raise ConfigError(
+                "training config, league.weights: every scripted member weighs 0; snapshots join only after "
+                "snapshot_every updates, so give a scripted member a weight > 0"
+            )
 
 
 def _check_critic(cfg: dict) -> None:

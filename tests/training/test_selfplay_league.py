@@ -45,6 +45,19 @@ def test_draws_follow_the_weights():
     assert share == pytest.approx(lg.weights()[1], abs=0.01)
 
 
+def test_fixed_weights_replace_pfsp_and_the_snapshots_share_theirs():
+    lg = league(scripted=["random", "ppo"], weights={"random": 1.0, "ppo": 3.0, "snapshots": 4.0}, max_snapshots=2)
+    _, ppo = lg.active()
+    np.testing.assert_allclose(lg.weights(), [0.25, 0.75])  # no snapshot yet: the scripted members alone
+    lg.record(np.array([ppo.id] * 8), np.zeros(8))  # results move PFSP's weights, not fixed ones
+    np.testing.assert_allclose(lg.weights(), [0.25, 0.75])
+    for step in (10, 20, 30):
+        lg.add_snapshot(shipped_policies(CARIBBEAN)["ppo"], step)
+    np.testing.assert_allclose(lg.weights(), [1 / 8, 3 / 8, 2 / 8, 2 / 8])  # the two active snapshots share 4
+    ids = lg.draw(np.random.default_rng(1), 40_000)
+    assert np.mean(ids == ppo.id) == pytest.approx(3 / 8, abs=0.01)
+
+
 def test_old_results_fade_with_the_halflife():
     lg = league(scripted=["random"], pfsp_halflife=4.0)
     (m,) = lg.active()

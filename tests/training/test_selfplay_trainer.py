@@ -263,6 +263,13 @@ def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
         ({"league": {"varied": -0.1}}, "section league: option varied=-0.1 is out of range"),
         ({"league": {"pfsp_power": -1}}, "pfsp_power=-1"),
         ({"league": {"snapshot_every": -1}}, "snapshot_every=-1"),
+        ({"league": {"weights": {"random": 1}}}, r"league.weights: no weight for 'snapshots'; the weights name "
+                                                 r"exactly the members: random, snapshots \(snapshots: when snapshot_"),
+        ({"league": {"weights": {"random": 1, "ppo": 1}, "snapshot_every": 0}}, "'ppo' is not a member"),
+        ({"league": {"weights": {"random": -1}}}, "weights.*weight of 'random' is -1; expected a finite number >= 0"),
+        ({"league": {"weights": {"random": 0, "snapshots": 1}}}, "every scripted member weighs 0"),
+        ({"league": {"weights": {"random": 0}, "snapshot_every": 0}}, "every weight is 0"),
+        ({"league": {"weights": [1]}}, r"weights.*expected a mapping \{member: weight\}"),
         ({"n_envs": 1 << 21}, "n_envs=2097152 is out of range"),
         ({"n_envs": 1 << 20, "ppo": {"n_steps": 4096, "batch_size": 64}}, "GiB of buffer.*lower n_envs or ppo.n_steps"),
         ({"ppo": {"n_steps": 1, "batch_size": 64}, "n_envs": 8}, "batch_size 64 exceeds a rollout"),
@@ -393,3 +400,18 @@ def test_kernel_threads_zero_takes_every_numba_thread():
     loop = SelfPlay(load_config(tiny(kernel_threads=0)))
     assert loop.env.parallel == (numba.config.NUMBA_NUM_THREADS > 1)
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+
+
+def test_a_member_named_with_commas_keeps_progress_csv_one_column_per_key(tmp_path):
+    member = "equity(sampler=fast, stop_z=3.0)"
+    cfg = load_config(tiny(game="breed_the_heifer_v0", options={}, total_timesteps=600, eval__every=0,
+                           eval__baselines=["random"], eval__final_deals=4,
+                           league={"scripted": [member, "random"], "snapshot_every": 0,
+                                   "weights": {member: 3, "random": 1}}))  # fmt: skip
+    make_trainer(cfg, tmp_path / "run", progress=False).train()
+    with open(tmp_path / "run" / "progress.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert len({len(r) for r in rows}) == 1  # every row as long as the header
+    header = dict(zip(rows[0], rows[-1], strict=True))
+    assert float(header["league/equity(sampler=fast; stop_z=3.0)/weight"]) == 0.75
+    assert float(header["league/random/weight"]) == 0.25

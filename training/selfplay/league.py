@@ -18,7 +18,10 @@ member, the learner's results against it over recent games (a game won counts
 1, drawn 1/2, lost 0; older games fade with ``pfsp_halflife`` updates) and
 draws members with weights f(p) = (1 - p)^``pfsp_power`` of the estimated win
 rate p = (wins + 1) / (games + 2): the members the learner does worst against
-come up most; a fresh member starts at p = 1/2.
+come up most; a fresh member starts at p = 1/2. With fixed ``weights``
+({member: weight}, the snapshots sharing theirs) the draws follow those
+instead: a table of a chosen make-up, since the win rate against a member
+also depends on who else sits at the table.
 
 Members that leave (the oldest snapshot beyond ``max_snapshots``) are no longer
 drawn but keep playing the games they sit in until those end (``prune``).
@@ -161,11 +164,20 @@ class League:
 
     # ------------------------------------------------------------------ PFSP
     def weights(self) -> np.ndarray:
-        """The drawing probabilities of the active members, in ``active()`` order."""
+        """The drawing probabilities of the active members, in ``active()`` order: PFSP's, or the fixed
+        ``weights`` of the settings (the snapshots sharing theirs evenly)."""
         members = self.active()
         if not members:
             return np.zeros(0)
-        f = np.array([(1.0 - m.win_rate) ** self.settings["pfsp_power"] for m in members])
+        fixed = self.settings.get("weights") or {}
+        if fixed:
+            snapshots = sum(m.snapshot for m in members)
+            f = np.array([fixed.get("snapshots", 0.0) / snapshots if m.snapshot else fixed.get(m.source, 0.0)
+                          for m in members])  # fmt: skip
+            if not f.sum() > 0:
+                raise ValueError(f"league weights {fixed}: no active member has a weight > 0")
+        else:
+            f = np.array([(1.0 - m.win_rate) ** self.settings["pfsp_power"] for m in members])
         return f / f.sum()
 
     def draw(self, rng: np.random.Generator, k: int) -> np.ndarray:

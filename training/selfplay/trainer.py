@@ -287,8 +287,11 @@ class SelfPlayTrainer:
             record("league/min_win_rate", min(m["win_rate"] for m in table))
             for m in table:
                 if not m["name"].startswith("snapshot@"):  # fixed names only: columns that do not grow
-                    record(f"league/{m['name']}/win_rate", m["win_rate"])
-                    record(f"league/{m['name']}/weight", m["weight"])
+                    # SB3's CSV writer joins the keys with commas unquoted: a member's arguments
+                    # (``equity(sampler=fast, stop_z=3)``) are written with semicolons instead
+                    name = m["name"].replace(",", ";")
+                    record(f"league/{name}/win_rate", m["win_rate"])
+                    record(f"league/{name}/weight", m["weight"])
         loop_seconds = figures["time/collect_seconds"] + figures["time/update_seconds"]
         loop_cpu = figures["time/collect_cpu_seconds"] + figures["time/update_cpu_seconds"]
         decisions = figures["rollout/decisions"]
