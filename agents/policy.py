@@ -43,19 +43,46 @@ SAMPLE_SUFFIX = "@sample"
 
 
 class PolicyNet:
-    """The actor of an MLP actor-critic policy, in numpy: observation -> action logits."""
+    """The actor of an MLP actor-critic policy, in numpy: observation -> action logits.
+
+    A policy with a ``prior`` (``policy_file``: a residual policy over a
+    scripted agent) also takes the prior's action in each row: the network
+    reads the observation and that action's one-hot, and ``prior.weight``
+    times the one-hot is added to its logits.
+    """
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, str]], meta: dict):
         self.layers = layers  # (weight [in, out], bias [out], activation name after it)
         self.meta = meta  # the policy document
-        self.observation_size = int(layers[0][0].shape[0])
+        self.prior = meta.get("prior")  # {agent, batched, weight} or None
         self.num_actions = int(layers[-1][0].shape[1])
+        self.observation_size = int(layers[0][0].shape[0]) - (self.num_actions if self.prior else 0)
 
-    def logits(self, obs: np.ndarray) -> np.ndarray:
+    def logits(self, obs: np.ndarray, prior_actions: np.ndarray | int | None = None) -> np.ndarray:
+        """Logits for ``obs`` (``[D]`` or ``[k, D]``); ``prior_actions`` (one per row) exactly when the policy has
+        a prior."""
         x = np.asarray(obs, dtype=np.float32)
+        if (prior_actions is None) != (self.prior is None):
+            raise ValueError(
+                f"this policy plays on top of the agent {self.prior['agent']!r}: pass its actions (prior_actions)"
+                if self.prior else "this policy has no prior: pass no prior_actions"
+            )
+        if self.prior is not None:
+            hot = one_hot(prior_actions, self.num_actions, x.ndim == 1)
+            x = np.concatenate([x, hot], axis=-1)
         for w, b, act in self.layers:
             x = ACTIVATIONS[act](x @ w + b)
+        if self.prior is not None:
+            x = x + np.float32(self.prior["weight"]) * hot
         return x
+
+
+def one_hot(actions: np.ndarray | int, num_actions: int, single: bool) -> np.ndarray:
+    """float32 one-hot rows of ``actions`` (``[A]`` for one action when ``single``, else ``[k, A]``)."""
+    a = np.atleast_1d(np.asarray(actions, dtype=np.int64))
+    hot = np.zeros((a.shape[0], num_actions), dtype=np.float32)
+    hot[np.arange(a.shape[0]), a] = 1.0
+    return hot[0] if single else hot
 
 
 _CACHE: dict[tuple, PolicyNet] = {}
@@ -132,7 +159,8 @@ class PolicyAgent(Agent):
     ``env_name`` is checked against the game the checkpoint was trained on. The
     observation is the game's own ``encode(view)``, the same vector the
     learner saw; when ``act`` gets no ``game``, one is built from the options
-    stored in the checkpoint to encode the view.
+    stored in the checkpoint to encode the view. A policy with a prior builds
+    its scripted agent (``prior.agent``) and asks it first at every decision.
     """
 
     def __init__(
@@ -152,6 +180,8 @@ class PolicyAgent(Agent):
         self._net: PolicyNet | None = None
         self._encoder: Game | None = None
         self._last: tuple[np.ndarray, np.ndarray] | None = None  # (legal actions, their logits) of the latest act
+        self._seed = seed
+        self._prior: Agent | None = None
         self._load()
 
     def _load(self) -> None:
@@ -171,22 +201,46 @@ class PolicyAgent(Agent):
             )
         self._net = net
         self._encoder = probe
+        self._prior = self._prior_agent(net, trained_on)
+
+    def _prior_agent(self, net: PolicyNet, game: str) -> Agent | None:
+        """The scripted agent a policy with a prior plays on top of (seeded after the policy's own seed)."""
+        if net.prior is None:
+            return None
+        # Deferred: the registry imports this module (policy specs), so it is imported at use.
+        from pokerzoo.agents.registry import make_agent
+
+        try:
+            return make_agent(game, net.prior["agent"], None if self._seed is None else self._seed + 1)
+        except (ValueError, FileNotFoundError) as exc:
+            raise PolicyFileError(f"policy {self.path}: its prior {net.prior['agent']!r}: {exc}") from None
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._seed = seed
+        if self._prior is not None:
+            self._prior.seed(None if seed is None else seed + 1)
 
     @property
     def meta(self) -> dict:
         return self._net.meta
 
-    def logits(self, view: View, game: Game | None = None) -> np.ndarray:
+    def logits(self, view: View, game: Game | None = None, mask: np.ndarray | None = None) -> np.ndarray:
+        """The network's logits for ``view``; a policy with a prior asks its agent first (it needs ``mask``)."""
         obs = self._encode(view, game)
         if obs.shape != (self._net.observation_size,):
             raise ValueError(
                 f"policy {self.path} expects observations of size {self._net.observation_size}, "
                 f"the game gives {obs.shape[0]} (different game options?)"
             )
-        return self._net.logits(obs)
+        if self._prior is None:
+            return self._net.logits(obs)
+        if mask is None:
+            raise ValueError(f"policy {self.path} plays on top of {self._net.prior['agent']!r}: pass the mask")
+        return self._net.logits(obs, self._prior.act(view, mask, game))
 
     def act(self, view: View, mask: np.ndarray, game: Game | None = None) -> int:
-        logits = self.logits(view, game)
+        logits = self.logits(view, game, mask)
         mask = np.asarray(mask, dtype=bool)
         if mask.shape != logits.shape:
             raise ValueError(f"policy {self.path} has {logits.size} actions, the game's mask {mask.size}")
@@ -225,6 +279,7 @@ class PolicyAgent(Agent):
         state["_net"] = None
         state["_encoder"] = None
         state["_last"] = None
+        state["_prior"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -11,6 +11,11 @@ side by side:
   activation after each), ``weights`` (the weights file's name, its dtype and
   its SHA-256, so a mixed-up or altered pair is refused) and ``provenance``
   (training config, commands, evaluation: whatever produced the policy);
+  optionally ``prior``: ``{agent, batched, weight}``, a scripted agent the
+  network plays on top of (a residual policy): the network's input is the
+  observation followed by the one-hot of the action ``agent`` takes there
+  (``batched``: the same agent's batched port, where the policy plays in
+  batch), and ``weight`` times that one-hot is added to its logits;
 * ``NAME.safetensors``, the tensors: the whole actor-critic state dict in
   torch's layout (a Linear layer's weight is ``[out, in]``), float32 or float16.
 
@@ -45,6 +50,7 @@ DOCUMENT_SUFFIX, WEIGHTS_SUFFIX = ".json", ".safetensors"
 MAX_DOCUMENT_BYTES = 16 * 2**20
 MAX_WEIGHTS_BYTES = 2 * 2**30
 MAX_LAYERS, MAX_WIDTH = 64, 1 << 16
+MAX_PRIOR_WEIGHT = 100.0
 SB3_HINT = (
     "it is a Stable-Baselines3 zip, and loading one unpickles Python objects from it, which can run any "
     "code; if you trust where it comes from, convert it once with `pokerzoo policy convert --trust {path}`"
@@ -239,6 +245,29 @@ def check_document(document: Any, where: Path) -> None:
         )
     if not isinstance(document.get("provenance", {}), dict):
         raise _fail(where, "provenance must be an object")
+    prior = document.get("prior")
+    if prior is not None:
+        ok = (
+            isinstance(prior, dict)
+            and set(prior) == {"agent", "batched", "weight"}
+            and all(isinstance(prior[k], str) and prior[k].strip() for k in ("agent", "batched"))
+            and isinstance(prior["weight"], int | float)
+            and not isinstance(prior["weight"], bool)
+            and math.isfinite(prior["weight"])
+            and 0 <= prior["weight"] <= MAX_PRIOR_WEIGHT
+        )
+        if not ok:
+            raise _fail(
+                where,
+                "prior must be {agent: AGENT SPEC, batched: BATCHED AGENT SPEC, weight: a number in "
+                f"0..{MAX_PRIOR_WEIGHT:g}}}, got {prior!r}",
+            )
+
+
+def input_size(document: Mapping) -> int:
+    """What the network takes: the observation, then with a ``prior`` the one-hot of its action."""
+    prior = document.get("prior") is not None
+    return int(document["observation_size"]) + (int(document["num_actions"]) if prior else 0)
 
 
 def check_tensors(document: dict, tensors: Mapping[str, np.ndarray], where: Path) -> None:
@@ -249,7 +278,7 @@ def check_tensors(document: dict, tensors: Mapping[str, np.ndarray], where: Path
             raise _fail(where, f"tensor {name!r} is {t.dtype}, the document says {dtype}")
     for part, out_size in (("actor", document["num_actions"]), ("critic", 1)):
         layers = _layers(arch.get(part) or [])
-        width = document["observation_size"]
+        width = input_size(document)
         for i, layer in enumerate(layers):
             w, b = tensors.get(layer.weight), tensors.get(layer.bias)
             if w is None or b is None:
@@ -274,7 +303,7 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-_ORDER = ("game", "options", "observation_size", "num_actions", "architecture")
+_ORDER = ("game", "options", "observation_size", "num_actions", "prior", "architecture")
 
 
 def write_policy(

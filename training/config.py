@@ -198,6 +198,8 @@ TOP = OptionSet(
     Option("critic", {}, "a privileged critic for engine batched (see the critic section)", kind=dict),
     Option("anchor", {}, "a pull toward a scripted agent's actions, engine batched (see the anchor section)",
            kind=dict),
+    Option("prior", {}, "a scripted agent the policy plays on top of, engine batched (see the prior section)",
+           kind=dict),
     Option("eval", {}, "periodic and final evaluation (see the eval section)", kind=dict),
     Option("pretrain", {}, "imitation of a teacher agent before PPO (see the pretrain section)", kind=dict),
     Option(
@@ -493,11 +495,32 @@ ANCHOR = OptionSet(
 )
 
 
-SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "critic": CRITIC, "anchor": ANCHOR, "eval": EVAL,
-            "pretrain": PRETRAIN}  # fmt: skip
+PRIOR = OptionSet(
+    Option(
+        "agent",
+        None,
+        "a scripted agent of the game (a registry spec: equity, heuristic) the policy plays on top of, a "
+        "residual policy: the network reads the observation and the one-hot of that agent's action, and weight "
+        "times the one-hot is added to its logits, so a new network starts as the agent and learns where to "
+        "differ. The policy file keeps the prior; every player of the file asks the agent first (null: none)",
+        kind=(str, type(None)),
+    ),
+    Option(
+        "batched",
+        None,
+        "the prior's batched port, where the policy plays in batch (training, league, batched matches): e.g. "
+        "equity(sampler=fast) for equity (null: agent itself)",
+        kind=(str, type(None)),
+    ),
+    Option("weight", 3.0, "the logit added to the prior's action", kind=float, low=0, high=100),
+)
+
+
+SECTIONS = {"opponents": OPPONENTS, "league": LEAGUE, "ppo": PPO, "critic": CRITIC, "anchor": ANCHOR,
+            "prior": PRIOR, "eval": EVAL, "pretrain": PRETRAIN}  # fmt: skip
 # What each engine does not use: a non-default value there is an error naming the engine that uses it.
 AEC_ONLY = ("workers", "vec_env", "opponents", "pretrain")
-BATCHED_ONLY = ("league", "kernel_threads", "critic", "anchor")
+BATCHED_ONLY = ("league", "kernel_threads", "critic", "anchor", "prior")
 
 
 def _validate(options: OptionSet, given: Mapping, where: str) -> dict:
@@ -663,6 +686,7 @@ def _check_engine(cfg: dict) -> None:
         _check_league(cfg)
         _check_critic(cfg)
         _check_anchor(cfg)
+        _check_prior(cfg)
         _check_buffer_size(cfg)
 
 
@@ -734,6 +758,37 @@ def _check_anchor(cfg: dict) -> None:
         member_opponent(cfg["game"], cfg["options"], anchor["agent"], deterministic=True)
     except (ValueError, FileNotFoundError) as exc:
         raise ConfigError(f"training config, anchor: agent {anchor['agent']!r}: {exc}") from None
+
+
+def _check_prior(cfg: dict) -> None:
+    """``prior``: the agent builds as a scalar agent of the game and its batched port as a batched agent; the
+    resolved section (``batched`` filled in) is what the policy files keep (``prior_document``)."""
+    # Deferred: as in _check_league (numba).
+    from pokerzoo.training.selfplay.league import member_opponent
+
+    prior = cfg["prior"]
+    if prior["agent"] is None:
+        if prior["batched"] is not None:
+            raise ConfigError(f"training config, prior: batched={prior['batched']!r} without an agent; name "
+                              "prior.agent (the scalar agent, e.g. equity) or remove batched")  # fmt: skip
+        return
+    try:
+        make_agent(cfg["game"], prior["agent"])
+    except (ValueError, FileNotFoundError) as exc:
+        raise ConfigError(f"training config, prior: agent {prior['agent']!r}: {exc}") from None
+    prior["batched"] = prior["batched"] or prior["agent"]
+    try:
+        member_opponent(cfg["game"], cfg["options"], prior["batched"], deterministic=True)
+    except (ValueError, FileNotFoundError) as exc:
+        raise ConfigError(f"training config, prior: batched {prior['batched']!r}: {exc}") from None
+
+
+def prior_document(cfg: Mapping) -> dict | None:
+    """The ``prior`` entry of the policy files a run writes (``agents.policy_file``), or None without one."""
+    prior = cfg.get("prior") or {}
+    if prior.get("agent") is None:
+        return None
+    return {"agent": prior["agent"], "batched": prior["batched"] or prior["agent"], "weight": prior["weight"]}
 
 
 def _check_buffer_size(cfg: dict) -> None:

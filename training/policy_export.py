@@ -27,6 +27,7 @@ from pokerzoo.agents.policy_file import PolicyFileError, read_policy, write_poli
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import canonical
 from pokerzoo.evaluation.history import to_jsonable
+from pokerzoo.training.config import prior_document
 
 # torch module class -> the activation name in a policy document
 ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu", nn.LeakyReLU: "leaky_relu", nn.ELU: "elu"}
@@ -98,11 +99,13 @@ def policy_tensors(policy) -> dict[str, np.ndarray]:
 def policy_document(cfg: Mapping, steps: int, extra: Mapping | None = None) -> dict:
     """The document of a policy trained with config ``cfg`` for ``steps`` steps (weights added on writing)."""
     game = game_class(cfg["game"])(seed=0, **cfg["options"])
+    prior = prior_document(cfg)
     return {
         "game": cfg["game"],
         "options": to_jsonable(cfg["options"]),
         "observation_size": int(game.observation_size),
         "num_actions": int(game.num_actions),
+        **({"prior": prior} if prior else {}),
         "provenance": {"run": cfg["name"], "timesteps": int(steps), "config": to_jsonable(cfg), **dict(extra or {})},
     }
 

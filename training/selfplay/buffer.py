@@ -79,6 +79,7 @@ class Batch(NamedTuple):
     returns: np.ndarray
     privileged: np.ndarray | None = None  # the buffer's privileged features (``critic.privileged``), or None
     anchor_actions: np.ndarray | None = None  # per batch decision: the anchor agent's action (``anchor``), or None
+    prior_actions: np.ndarray | None = None  # per batch decision: the prior's action (``prior``), or None
 
 
 class DecisionBuffer:
@@ -86,17 +87,21 @@ class DecisionBuffer:
 
     With ``privileged_size`` > 0 every decision also keeps what its seat could
     not see (``privileged``: the privileged critic's extra input); with
-    ``anchor`` the action the anchor agent would have taken there (``anchor``).
+    ``anchor`` the action the anchor agent would have taken there (``anchor``);
+    with ``prior`` the action of the agent the policy plays on top of (``prior``).
     """
 
     ARRAYS = ("obs", "mask", "action", "log_prob", "value", "reward", "done", "complete", "successor", "row", "seat")
 
     def __init__(self, num_envs: int, num_players: int, observation_size: int, num_actions: int,
-                 rollout_decisions: int, privileged_size: int = 0, anchor: bool = False):  # fmt: skip
+                 rollout_decisions: int, privileged_size: int = 0, anchor: bool = False,
+                 prior: bool = False):  # fmt: skip
         capacity = rollout_decisions + num_envs * num_players
         self.capacity = capacity
-        self.arrays = self.ARRAYS + (("privileged",) if privileged_size else ()) + (("anchor",) if anchor else ())
+        optional = {"privileged": bool(privileged_size), "anchor": anchor, "prior": prior}
+        self.arrays = self.ARRAYS + tuple(name for name, kept in optional.items() if kept)
         self.anchor = np.zeros(capacity, dtype=np.int64) if anchor else None
+        self.prior = np.zeros(capacity, dtype=np.int64) if prior else None
         self.privileged = np.zeros((capacity, privileged_size), dtype=np.float32) if privileged_size else None
         self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
         self.mask = np.zeros((capacity, num_actions), dtype=np.bool_)
@@ -168,6 +173,7 @@ class DecisionBuffer:
             mask=self.mask,
             privileged=self.privileged,
             anchor_actions=None if self.anchor is None else self.anchor[idx],
+            prior_actions=None if self.prior is None else self.prior[idx],
             index=idx,
             actions=self.action[idx],
             log_probs=self.log_prob[idx],
@@ -213,6 +219,7 @@ class DecisionBuffer:
         for name, kept, (a, what), key in (
             ("privileged", "privileged features", ("a", "privileged critic"), "critic.privileged"),
             ("anchor", "anchor actions", ("an", "anchor"), "anchor.agent"),
+            ("prior", "prior actions", ("a", "prior"), "prior.agent"),
         ):
             if name in state and getattr(self, name) is None:
                 raise ValueError(f"the checkpoint's open decisions keep {kept}; this run has no {what}")

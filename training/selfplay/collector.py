@@ -23,6 +23,9 @@ at every step:
    from the observation and what the seat cannot see (both kept in the buffer);
    with an anchor agent (``anchor.agent``) the action it would take in each
    of those rows goes to the buffer too (the PPO loss pulls the actor toward it);
+   with a prior (``prior.agent``: a residual policy over a scripted agent) its
+   batched port decides those rows first, and its actions are the network's
+   second input part and lift their logits (kept in the buffer for the update);
 2. each member decides its rows in one batch (``act(env, rows)``);
 3. one ``env.step`` of all rows; the rewards are booked per (row, seat) by
    ``SeatAccounts`` and complete the decisions they belong to (``DecisionBuffer.settle``);
@@ -45,7 +48,7 @@ from pokerzoo.envs.batched.core import BatchedEnv
 from pokerzoo.envs.batched.seats import SeatAccounts, Transitions
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.league import League
-from pokerzoo.training.selfplay.legal import Legal, legal_logits
+from pokerzoo.training.selfplay.legal import Legal, legal_logits, prior_logits
 from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
 from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic, sample_actions
 from pokerzoo.training.selfplay.sparse import SparseRows
@@ -71,13 +74,16 @@ class Collector:
 
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
                  self_play: float, reward_scale: float, mixed: float = 0.0, varied: float = 0.0,
-                 critic: PrivilegedCritic | None = None, anchor: Any = None):  # fmt: skip
+                 critic: PrivilegedCritic | None = None, anchor: Any = None, prior: Any = None,
+                 prior_weight: float = 0.0):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
         self.model = model
         self.critic = critic
         self.anchor = anchor  # a batched agent (``act(env, rows)``) or None
+        self.prior = prior  # likewise: the batched port of the policy's prior, or None
+        self.prior_weight = float(prior_weight)
         self.league = league
         self.buffer = buffer
         self.self_play = float(self_play)
@@ -155,7 +161,13 @@ class Collector:
             # the observations and masks go to the buffer and into sparse form in one read of them
             observations = SparseRows.from_rows(env.obs, learner_rows, out=buffer.obs[where])
             legal = Legal.from_mask(env.mask, learner_rows, out=buffer.mask[where])
-            logits, values = legal_logits(self.model, observations, legal)
+            if self.prior is None:
+                logits, values = legal_logits(self.model, observations, legal)
+            else:
+                prior = self.prior.act(env, learner_rows)
+                buffer.prior[where] = prior
+                logits, values = prior_logits(self.model, observations, legal, torch.from_numpy(prior),
+                                              self.prior_weight)  # fmt: skip
             if self.critic is not None:
                 features = env.privileged(learner_rows, seats)  # to the buffer and into sparse form at once
                 hidden = SparseRows.from_rows(features, np.arange(learner_rows.size), out=buffer.privileged[where])

@@ -12,9 +12,15 @@ layer over the nonzero entries; ``legal.py``: the logits of the legal actions
 only), in torch, on the actor's layers of the file. The same policy: it
 plays the most likely legal action (``deterministic``) or samples one from
 the softmax over the legal actions (Gumbel-max, its own seeded generator).
+A policy with a prior (a residual policy over a scripted agent) asks that
+agent's batched port (``prior``) for its actions in the rows first: they
+are the network's second input part and lift their logits by the prior's
+weight (``legal.prior_part``, ``legal.add_prior``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import torch
@@ -22,7 +28,7 @@ import torch.nn as nn
 
 from pokerzoo.agents.policy import PolicyNet
 from pokerzoo.envs.batched.core import BatchedEnv
-from pokerzoo.training.selfplay.legal import Legal, padded_table, pair_logits
+from pokerzoo.training.selfplay.legal import Legal, add_prior, padded_table, pair_logits, prior_part
 from pokerzoo.training.selfplay.sparse import SparseRows, apply_mlp
 
 # the activations a policy document may name, as torch modules with the numpy actor's parameters
@@ -48,7 +54,14 @@ def _linear(weight: np.ndarray, bias: np.ndarray) -> nn.Linear:
 class FrozenPolicy:
     """A policy file's actor as a batched league member (``act(env, rows)``, ``seed``; module docstring)."""
 
-    def __init__(self, net: PolicyNet, *, deterministic: bool, seed: int | None = None):
+    def __init__(self, net: PolicyNet, *, deterministic: bool, seed: int | None = None, prior: Any = None):
+        if (prior is None) != (net.prior is None):
+            raise ValueError(
+                f"this policy plays on top of {net.prior['batched']!r}: give its batched agent (prior)"
+                if net.prior else "this policy has no prior: give no prior agent"
+            )
+        self.prior = prior  # the prior's batched agent (``act(env, rows)``) or None
+        self.prior_weight = float(net.prior["weight"]) if net.prior else 0.0
         *hidden, (weight, bias, last) = net.layers
         if last != "identity":
             raise ValueError(f"a policy's action layer has no activation; this one ends in {last!r}")
@@ -66,16 +79,29 @@ class FrozenPolicy:
 
     def seed(self, seed: int | None) -> None:
         self._rng = np.random.default_rng(seed)
+        if self.prior is not None:
+            self.prior.seed(None if seed is None else seed + 1)
 
-    def logits(self, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, Legal]:
-        """(the logits of the legal actions of ``rows``, ``[k, width]`` padded with ``MASKED_LOGIT``; their lists)."""
+    def logits(self, obs: np.ndarray, mask: np.ndarray, rows: np.ndarray,
+               prior_actions: np.ndarray | None = None) -> tuple[np.ndarray, Legal]:  # fmt: skip
+        """(the logits of the legal actions of ``rows``, ``[k, width]`` padded with ``MASKED_LOGIT``; their lists);
+        ``prior_actions``: the prior's action in each of ``rows``, exactly when the policy has a prior."""
+        if (prior_actions is None) != (self.prior is None):
+            raise ValueError("pass prior_actions exactly when the policy has a prior")
         with torch.inference_mode():
             legal = Legal.from_mask(mask, rows)
-            latent = apply_mlp(self.body, SparseRows.from_rows(obs, rows))
-            return padded_table(pair_logits(self.head, latent, legal), legal).numpy(), legal
+            seen = SparseRows.from_rows(obs, rows)
+            if prior_actions is None:
+                latent = apply_mlp(self.body, seen)
+                return padded_table(pair_logits(self.head, latent, legal), legal).numpy(), legal
+            actions = torch.from_numpy(np.asarray(prior_actions, dtype=np.int64))
+            latent = apply_mlp(self.body, (seen, prior_part(actions, self.num_actions)))
+            table = padded_table(pair_logits(self.head, latent, legal), legal)
+            return add_prior(table, legal, actions, self.prior_weight).numpy(), legal
 
     def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
-        logits, legal = self.logits(env.obs, env.mask, rows)
+        prior = None if self.prior is None else self.prior.act(env, rows)
+        logits, legal = self.logits(env.obs, env.mask, rows, prior)
         if not self.deterministic:  # Gumbel-max: a sample of the softmax (the padding stays far below)
             logits = logits + self._rng.gumbel(size=logits.shape).astype(np.float32)
         slots = np.argmax(logits, axis=1)

@@ -94,7 +94,13 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
             f"policy {path} takes {net.observation_size} observation entries and {net.num_actions} actions; "
             f"{game_spec(game).env_id} with these options has {probe.observation_size} and {probe.num_actions}"
         )
-    return FrozenPolicy(net, deterministic=deterministic)
+    prior = None
+    if net.prior is not None:  # a residual policy: its prior's batched port decides first
+        try:
+            prior = member_opponent(game, options, net.prior["batched"], deterministic=True)
+        except (ValueError, FileNotFoundError) as exc:
+            raise ValueError(f"policy {path}: its prior {net.prior['batched']!r}: {exc}") from None
+    return FrozenPolicy(net, deterministic=deterministic, prior=prior)
 
 
 @dataclass

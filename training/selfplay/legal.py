@@ -161,3 +161,31 @@ def log_probs(logits: torch.Tensor) -> torch.Tensor:
 def entropy(log_probs: torch.Tensor) -> torch.Tensor:
     """The entropy over the legal actions: a padding slot's probability is exactly 0, its term 0 x log p is 0."""
     return -(log_probs.exp() * log_probs).sum(-1)
+
+
+def prior_part(actions: torch.Tensor, num_actions: int) -> SparseRows:
+    """The one-hot rows of a prior's actions (one per decision) in sparse form: the second input part of a
+    policy with a prior (``agents.policy.PolicyNet``), beside the observation's rows."""
+    k = int(actions.shape[0])
+    return SparseRows(
+        columns=actions.to(torch.int64),
+        values=torch.ones(k, dtype=torch.float32),
+        offsets=torch.arange(k, dtype=torch.int64),
+        entry_rows=torch.arange(k, dtype=torch.int64),
+        width=num_actions,
+    )
+
+
+def add_prior(logits: torch.Tensor, legal: Legal, actions: torch.Tensor, weight: float) -> torch.Tensor:
+    """``logits`` (the padded table) with ``weight`` added at each decision's prior action (a legal one)."""
+    bonus = torch.zeros(legal.count * legal.width, dtype=logits.dtype)
+    bonus[legal.slots_of(actions)] = weight
+    return logits + bonus.view(legal.count, legal.width)
+
+
+def prior_logits(model: ActorCritic, obs: SparseRows, legal: Legal, actions: torch.Tensor,
+                 weight: float) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """``legal_logits`` of a policy with a prior: the network reads the observation and the prior's one-hot
+    side by side, and the prior's action gets ``weight`` more."""
+    logits, values = legal_logits(model, (obs, prior_part(actions, model.num_actions)), legal)
+    return add_prior(logits, legal, actions, weight), values

@@ -3,7 +3,9 @@
 ``SelfPlay(cfg)`` builds everything from a loaded training config (engine
 batched; with ``critic.privileged`` a ``PrivilegedCritic`` beside the
 network, with ``anchor.agent`` that batched agent, asked for its action at
-every learner decision); ``start()`` begins the games, each ``iterate()`` is one rollout and
+every learner decision, with ``prior.agent`` the prior's batched port, whose
+action at every learner decision the network reads and lifts: a residual
+policy); ``start()`` begins the games, each ``iterate()`` is one rollout and
 one PPO update, and ``state_dict()`` / ``load_state_dict()`` hold everything
 that makes the next iteration what it is (the trainer's checkpoints, the
 benchmark). No randomness is kept between iterations except in the env's
@@ -30,7 +32,7 @@ from pokerzoo.training.selfplay.league import League, member_opponent
 from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
 
 # purposes of the derived generators
-START, COLLECT, UPDATE, ROW_SEEDS, ANCHOR = 0x5A, 0xC0, 0x0D, 0xE5, 0xA7
+START, COLLECT, UPDATE, ROW_SEEDS, ANCHOR, PRIOR = 0x5A, 0xC0, 0x0D, 0xE5, 0xA7, 0x9B
 COUNTERS = ("timesteps", "updates", "games", "env_steps")
 
 
@@ -54,9 +56,15 @@ class SelfPlay:
             numba.set_num_threads(threads)
         self.env = batched.make(cfg["game"], cfg["n_envs"], parallel=threads > 1, **cfg["options"])
         env = self.env
+        r = cfg["prior"]
+        self.prior = (
+            None if r["agent"] is None
+            else member_opponent(cfg["game"], cfg["options"], r["batched"] or r["agent"], deterministic=True)
+        )  # fmt: skip
+        inputs = env.observation_size + (env.num_actions if self.prior is not None else 0)  # (the prior's one-hot)
         with torch.random.fork_rng():  # the network's initial weights depend on the seed alone
             torch.manual_seed(cfg["seed"])
-            self.model = ActorCritic(env.observation_size, env.num_actions, p["net_arch"], p["activation"])
+            self.model = ActorCritic(inputs, env.num_actions, p["net_arch"], p["activation"])
             c = cfg["critic"]
             self.critic = (
                 PrivilegedCritic(env.observation_size, env.privileged_size, c["net_arch"], p["activation"])
@@ -72,11 +80,13 @@ class SelfPlay:
         self.buffer = DecisionBuffer(
             env.num_envs, env.num_players, env.observation_size, env.num_actions, env.num_envs * p["n_steps"],
             env.privileged_size if self.critic is not None else 0, anchor=self.anchor is not None,
+            prior=self.prior is not None,
         )  # fmt: skip
         self.collector = Collector(
             env, self.model, self.league, self.buffer,
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
             reward_scale=cfg["reward_scale"], critic=self.critic, anchor=self.anchor,
+            prior=self.prior, prior_weight=r["weight"],
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
@@ -104,6 +114,8 @@ class SelfPlay:
         self.league.reseed(cfg["seed"], k)
         if self.anchor is not None:
             self.anchor.seed(derived_seed(cfg["seed"], ANCHOR, k))
+        if self.prior is not None:
+            self.prior.seed(derived_seed(cfg["seed"], PRIOR, k))
         stats = self.collector.collect(p["n_steps"], self.generator(COLLECT, k))
         self.timesteps += stats.decisions
         self.games += stats.games
@@ -123,6 +135,7 @@ class SelfPlay:
             actor_frozen=frozen,
             critic_learning_rate=None if c["learning_rate"] is None else ppo.scheduled(c["learning_rate"], done),
             anchor_coef=ppo.scheduled(cfg["anchor"]["coef"], done),
+            prior_weight=cfg["prior"]["weight"],
         )
         carried = self.buffer.carry()
         self.league.decay()

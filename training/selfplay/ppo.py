@@ -20,6 +20,9 @@ critics' warm-up updates, ``critic.warmup_updates``) leaves out the policy
 and entropy losses, and the network's own critic where it shares layers with
 the actor: only the critics learn, and the actor stays exactly as it is.
 
+With a prior (``prior.agent``) the logits are the residual policy's
+(``legal.prior_logits``: the prior's actions recorded at collection).
+
 With an anchor (``anchor.agent``, ``anchor.coef``) the actor's loss also has
 ``coef`` times the cross-entropy of the policy to the anchor agent's action
 at each decision (recorded at collection: ``Batch.anchor_actions``): a pull
@@ -39,7 +42,7 @@ import torch
 import torch.nn.functional as F
 
 from pokerzoo.training.selfplay.buffer import Batch
-from pokerzoo.training.selfplay.legal import Legal, legal_logits
+from pokerzoo.training.selfplay.legal import Legal, legal_logits, prior_logits
 from pokerzoo.training.selfplay.legal import entropy as legal_entropy
 from pokerzoo.training.selfplay.legal import log_probs as legal_log_probs
 from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
@@ -84,6 +87,7 @@ def update(
     actor_frozen: bool = False,
     critic_learning_rate: float | None = None,
     anchor_coef: float = 0.0,
+    prior_weight: float = 0.0,
 ) -> dict[str, float]:
     """One PPO update on ``batch``; returns SB3's ``train/*`` figures (and ``train/own_value_loss``, the
     network's own critic, with a privileged one)."""
@@ -115,7 +119,11 @@ def update(
             rows = batch.index[idx.numpy()]  # in the buffer: observations and legal actions read from there
             legal = Legal.from_mask(batch.mask, rows)
             seen = SparseRows.from_rows(batch.obs, rows)
-            logits, values = legal_logits(model, seen, legal)
+            if batch.prior_actions is None:
+                logits, values = legal_logits(model, seen, legal)
+            else:
+                prior = torch.from_numpy(batch.prior_actions[idx.numpy()])
+                logits, values = prior_logits(model, seen, legal, prior, prior_weight)
             log_probs = legal_log_probs(logits)
             new = log_probs.view(-1)[legal.slots_of(actions[idx])]
             entropy = legal_entropy(log_probs)

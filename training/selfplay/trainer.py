@@ -42,7 +42,7 @@ from pokerzoo.agents.policy import resolve_policy_path
 from pokerzoo.agents.policy_file import read_policy
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
-from pokerzoo.training.config import load_run_config
+from pokerzoo.training.config import load_run_config, prior_document
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
 from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
@@ -199,13 +199,19 @@ class SelfPlayTrainer:
         except FileNotFoundError as exc:
             raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
         doc = read_policy(path).document
-        model = self.loop.model
-        if (doc["observation_size"], doc["num_actions"]) != (model.observation_size, model.num_actions):
+        loop = self.loop
+        if (doc["observation_size"], doc["num_actions"]) != (loop.env.observation_size, loop.env.num_actions):
             raise ValueError(
                 f"init_from {str(source)!r}: its policy has {doc['observation_size']} observation entries and "
-                f"{doc['num_actions']} actions; this run's game gives {model.observation_size} and {model.num_actions}"
+                f"{doc['num_actions']} actions; this run's game gives {loop.env.observation_size} and "
+                f"{loop.env.num_actions}"
             )
-        load_policy_weights(model, path, f"init_from {str(source)!r}")
+        if doc.get("prior") != prior_document(self.cfg):
+            raise ValueError(
+                f"init_from {str(source)!r}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
+                f"on top of {prior_document(self.cfg) or 'no prior'} (the prior section); they must be the same"
+            )
+        load_policy_weights(loop.model, path, f"init_from {str(source)!r}")
         self.state["init_from"] = str(path)
         return path
 
