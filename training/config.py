@@ -275,6 +275,13 @@ LEAGUE = OptionSet(
         high=1,
     ),
     Option(
+        "mixed_members",
+        [],
+        "the members a mixed table seats, drawn among them by their weights (e.g. only the agent the "
+        "head-to-head evaluation meets); []: the member the game drew, any of them",
+        convert=_member_list,
+    ),
+    Option(
         "varied",
         0.0,
         "share of the other games against the league that seat a member drawn by PFSP in each opponent seat "
@@ -700,6 +707,13 @@ def _check_league(cfg: dict) -> None:
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, league: member {name!r}: {exc}") from None
     league = cfg["league"]
+    strangers = [m for m in league["mixed_members"] if m not in league["scripted"]]
+    if strangers:
+        raise ConfigError(f"training config, league.mixed_members: {strangers[0]!r} is not a scripted member "
+                          f"({', '.join(league['scripted'])})")  # fmt: skip
+    if league["mixed_members"] and not league["mixed"]:
+        raise ConfigError("training config, league.mixed_members without mixed tables (league.mixed: 0); "
+                          "give mixed > 0 or remove mixed_members")  # fmt: skip
     weights = league["weights"]
     if weights:
         members = set(league["scripted"]) | ({"snapshots"} if league["snapshot_every"] else set())

@@ -121,7 +121,8 @@ def reference_advantages(buffer: DecisionBuffer) -> np.ndarray:
     return out
 
 
-def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4, mixed=0.0, varied=0.0):
+def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.4, mixed=0.0, varied=0.0,
+            mixed_members=()):  # fmt: skip
     """Several rollouts with carry-over; returns what the checks need."""
     env = LoggedEnv(kclass, rows, **options)
     with torch.random.fork_rng():
@@ -133,7 +134,7 @@ def collect(kclass, options: dict, *, rows=24, rollouts=5, steps=7, self_play=0.
     league.add_member("linear", PolicyOpponent(lambda obs: obs @ weights, deterministic=False, seed=2))
     buffer = DecisionBuffer(rows, env.num_players, env.observation_size, env.num_actions, rows * steps)
     collector = Collector(env, model, league, buffer, self_play=self_play, reward_scale=SCALE, mixed=mixed,
-                          varied=varied)  # fmt: skip
+                          varied=varied, mixed_members=mixed_members)  # fmt: skip
     env.collector = collector
     settled = defaultdict(list)  # (row, seat) -> [(reward, done)] in the order the collector settled them
 
@@ -260,6 +261,20 @@ def test_mixed_tables_seat_the_learner_in_half_the_seats_and_score_the_seats_mea
     league = collector.league
     for mid, m in league.members.items():
         assert m.wins == pytest.approx(wins[mid]) and m.games == pytest.approx(played[mid])
+
+
+def test_mixed_members_name_who_sits_at_the_mixed_tables():
+    options = {"num_players": 5}
+    env, collector, seeds, *_ = collect(kernel_class("high_card"), options, self_play=0.0, mixed=0.5, varied=1.0,
+                                        mixed_members=("linear",))  # fmt: skip
+    linear = next(m.id for m in collector.league.members.values() if m.name == "linear")
+    kinds = defaultdict(set)
+    for r in range(env.num_envs):
+        for controllers, _, _ in replay(scalar_env_class(kernel_class("high_card")), options, seeds[r], env.log[r]):
+            mine = controllers == LEARNER
+            kinds["mixed" if mine.sum() > 1 else "single"] |= set(controllers[~mine].tolist())
+    assert kinds["mixed"] == {linear}
+    assert len(kinds["single"]) == 2, "the other tables seat both members"
 
 
 @pytest.mark.parametrize(

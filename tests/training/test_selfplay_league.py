@@ -114,3 +114,13 @@ def test_scripted_members_take_arguments_and_bad_ones_are_named():
         member_opponent("breed_the_heifer", {}, "equity(sampler=slow)")
     with pytest.raises(ValueError, match="unbalanced parentheses"):
         member_opponent("breed_the_heifer", {}, "equity(sampler=fast")
+
+
+def test_draws_among_some_members_follow_their_weights_renormalised():
+    lg = league(scripted=["random", "ppo"], weights={"random": 1.0, "ppo": 3.0}, snapshot_every=0)
+    random_, ppo = lg.active()
+    ids = lg.draw(np.random.default_rng(2), 1_000, among=["random"])
+    assert set(ids.tolist()) == {random_.id}
+    with pytest.raises(ValueError, match=r"none of \['nobody'\] is an active member"):
+        lg.draw(np.random.default_rng(2), 5, among=["nobody"])
+    assert np.mean(lg.draw(np.random.default_rng(3), 40_000) == ppo.id) == pytest.approx(0.75, abs=0.01)

@@ -7,8 +7,9 @@ takes all the others (a game with one seat is always the learner's). With
 probability ``mixed`` such a game is a mixed table instead, as the
 evaluation's are: the learner takes half the seats (``p // 2`` or
 ``(p + 1) // 2`` of p, either equally likely, drawn at random), the member
-the rest; a member's result is the learner seats' mean total against the
-member seats' mean. With probability ``varied`` a game that is neither
+(drawn again among ``mixed_members`` where those are named) the rest; a
+member's result is the learner seats' mean total against the member seats'
+mean. With probability ``varied`` a game that is neither
 seats a member drawn by PFSP in each other seat separately (as a
 round-robin's tables mix opponents); each member seat's result is then the
 learner seat's total against that seat's (a draw that gave every seat the
@@ -39,6 +40,7 @@ assignments), derived from the run's seed and the rollout's number.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -75,7 +77,7 @@ class Collector:
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
                  self_play: float, reward_scale: float, mixed: float = 0.0, varied: float = 0.0,
                  critic: PrivilegedCritic | None = None, anchor: Any = None, prior: Any = None,
-                 prior_weight: float = 0.0):  # fmt: skip
+                 prior_weight: float = 0.0, mixed_members: Sequence[str] = ()):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
@@ -88,6 +90,7 @@ class Collector:
         self.buffer = buffer
         self.self_play = float(self_play)
         self.mixed = float(mixed)
+        self.mixed_members = tuple(mixed_members)  # the members a mixed table draws from (empty: any)
         self.varied = float(varied)
         self.reward_scale = float(reward_scale)
         self.accounts = SeatAccounts(n, p)
@@ -126,7 +129,10 @@ class Collector:
             count = np.where(self.rng.random(mixed.size) < 0.5, players // 2, (players + 1) // 2)
             rank = np.argsort(np.argsort(self.rng.random((mixed.size, players)), axis=1), axis=1)
             learner = rank < count[:, None]  # a uniformly random set of ``count`` seats
-            self.controller[mixed] = np.where(learner, LEARNER, self.controller[mixed].max(axis=1)[:, None])
+            member = self.controller[mixed].max(axis=1)
+            if self.mixed_members:  # (a draw of its own: runs without mixed_members play as before)
+                member = self.league.draw(self.rng, mixed.size, among=self.mixed_members)
+            self.controller[mixed] = np.where(learner, LEARNER, member[:, None])
         if self.varied > 0 and players > 2:  # (likewise: no draws without varied tables)
             single = against[(self.controller[against] == LEARNER).sum(axis=1) == 1]  # not the mixed tables
             varied = single[self.rng.random(single.size) < self.varied]

@@ -32,7 +32,7 @@ Every member's randomness is reseeded from the run's seed at each rollout
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -186,11 +186,18 @@ class League:
             f = np.array([(1.0 - m.win_rate) ** self.settings["pfsp_power"] for m in members])
         return f / f.sum()
 
-    def draw(self, rng: np.random.Generator, k: int) -> np.ndarray:
-        """Member ids for ``k`` new games, drawn by PFSP."""
+    def draw(self, rng: np.random.Generator, k: int, among: Sequence[str] = ()) -> np.ndarray:
+        """Member ids for ``k`` new games, drawn by the weights (PFSP's or the fixed ones); with ``among``
+        (member names: a scripted member's is its entry) only those members, by their weights renormalised."""
         members = self.active()
         ids = np.array([m.id for m in members], dtype=np.int64)
-        return ids[rng.choice(len(members), size=k, p=self.weights())]
+        weights = self.weights()
+        if among:
+            weights = np.where([m.name in among for m in members], weights, 0.0)
+            if not weights.sum() > 0:
+                raise ValueError(f"none of {list(among)} is an active member with a weight > 0")
+            weights = weights / weights.sum()
+        return ids[rng.choice(len(members), size=k, p=weights)]
 
     def record(self, member_ids: np.ndarray, outcomes: np.ndarray) -> None:
         """The learner's results (1 won, 0.5 drawn, 0 lost) of finished games against these members."""

@@ -86,7 +86,7 @@ class SelfPlay:
             env, self.model, self.league, self.buffer,
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
             reward_scale=cfg["reward_scale"], critic=self.critic, anchor=self.anchor,
-            prior=self.prior, prior_weight=r["weight"],
+            prior=self.prior, prior_weight=r["weight"], mixed_members=cfg["league"]["mixed_members"],
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
