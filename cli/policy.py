@@ -91,9 +91,14 @@ def _show(args: argparse.Namespace) -> int:
     pf = read_policy(args.file)
     doc = pf.document
     print(f"{pf.path}: a pokerzoo policy for {doc['game']} (weights {doc['weights']['dtype']}, checked)")
+    prior = doc.get("prior")
+    if prior:
+        print(f"  plays on top of {prior['agent']!r} ({prior['batched']!r} in batch), its action's logit "
+              f"+{prior['weight']:g}: the network reads the observation and that action's one-hot")
+    inputs = f"{doc['observation_size']} + {doc['num_actions']}" if prior else str(doc["observation_size"])
     for part, layers in (("actor", pf.actor), ("critic", pf.critic)):
         if layers:
-            widths = [doc["observation_size"], *(pf.tensors[x.weight].shape[0] for x in layers)]
+            widths = [inputs, *(pf.tensors[x.weight].shape[0] for x in layers)]
             acts = ", ".join(x.activation for x in layers)
             print(f"  {part}: {' -> '.join(str(w) for w in widths)} ({acts})")
     print(json.dumps(doc, indent=2))

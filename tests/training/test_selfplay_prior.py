@@ -24,6 +24,7 @@ import pytest
 from pokerzoo.agents.breed_the_heifer import CallingStationAgent
 from pokerzoo.agents.policy import PolicyAgent, load_policy_net
 from pokerzoo.agents.policy_file import ACTIVATIONS, PolicyFileError, read_policy
+from pokerzoo.cli.main import main
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched.testing import mid_game_states
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
@@ -60,6 +61,13 @@ def test_the_file_keeps_the_prior_and_its_first_layer_takes_the_one_hot(fresh):
     net = load_policy_net(fresh)
     assert net.observation_size == doc["observation_size"] == 388
     assert net.layers[0][0].shape[0] == 388 + doc["num_actions"]
+
+
+def test_policy_show_says_what_the_policy_plays_on_top_of(fresh, capsys):
+    assert main(["policy", "show", str(fresh)]) == 0
+    out = capsys.readouterr().out
+    assert "plays on top of 'calling_station' ('calling_station' in batch), its action's logit +2.5" in out
+    assert "actor: 388 + 5 -> 16 -> 5" in out
 
 
 def test_the_actor_reads_the_one_hot_and_lifts_the_priors_action(fresh):
