@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,26 @@ def one_hot(actions: np.ndarray | int, num_actions: int, single: bool) -> np.nda
 
 _CACHE: dict[tuple, PolicyNet] = {}
 _LOCK = threading.Lock()
+_BUILDING = threading.local()  # the policy files whose priors are being built, in this thread
+
+
+@contextmanager
+def building_prior(path: str | Path):
+    """Marks policy ``path`` as building its prior while the block runs: a prior that leads back to a
+    policy being built (a file naming itself, or two naming each other) is refused by name instead of
+    recursing without end."""
+    key = str(Path(path).resolve())
+    stack = getattr(_BUILDING, "stack", None)
+    if stack is None:
+        stack = _BUILDING.stack = []
+    if key in stack:
+        chain = " -> ".join([*stack[stack.index(key) :], key])
+        raise PolicyFileError(f"policy {path}: its prior leads back to itself ({chain})")
+    stack.append(key)
+    try:
+        yield
+    finally:
+        stack.pop()
 
 
 def load_policy_net(path: str | Path) -> PolicyNet:
@@ -210,10 +231,13 @@ class PolicyAgent(Agent):
         # Deferred: the registry imports this module (policy specs), so it is imported at use.
         from pokerzoo.agents.registry import make_agent
 
-        try:
-            return make_agent(game, net.prior["agent"], None if self._seed is None else self._seed + 1)
-        except (ValueError, FileNotFoundError) as exc:
-            raise PolicyFileError(f"policy {self.path}: its prior {net.prior['agent']!r}: {exc}") from None
+        with building_prior(self.path):
+            try:
+                return make_agent(game, net.prior["agent"], None if self._seed is None else self._seed + 1)
+            except PolicyFileError:
+                raise
+            except (ValueError, FileNotFoundError) as exc:
+                raise PolicyFileError(f"policy {self.path}: its prior {net.prior['agent']!r}: {exc}") from None
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from pokerzoo.agents.breed_the_heifer import CallingStationAgent
-from pokerzoo.agents.policy import PolicyAgent, load_policy_net
+from pokerzoo.agents.policy import PolicyAgent, load_policy_net, shipped_policies
 from pokerzoo.agents.policy_file import ACTIVATIONS, PolicyFileError, read_policy
 from pokerzoo.cli.main import main
 from pokerzoo.envs import batched
@@ -183,3 +183,22 @@ def test_a_run_with_a_prior_resumes_exactly(tmp_path):
     assert_same_params(run / "final" / "policy.json", copy / "final" / "policy.json")
     assert csv_rows(copy / "progress.csv") == csv_rows(run / "progress.csv")
     assert read_policy(copy / "final" / "policy.json").document["prior"]["agent"] == "calling_station"
+
+
+def test_a_prior_that_leads_back_to_its_policy_is_refused_by_name(fresh, tmp_path):
+    me = f"policy:{tmp_path / 'changed.json'}"
+    looped = _rewrite(fresh, tmp_path, prior={"agent": me, "batched": me, "weight": 1.0})
+    with pytest.raises(PolicyFileError, match=r"its prior leads back to itself \(.*changed.json -> .*changed.json\)"):
+        PolicyAgent(looped, env_name="breed_the_heifer_v0")
+    with pytest.raises(PolicyFileError, match="its prior leads back to itself"):
+        policy_opponent("breed_the_heifer", {}, looped, deterministic=True)
+
+
+def test_a_prior_may_be_another_policy(fresh, tmp_path):
+    on_shipped = _rewrite(fresh, tmp_path, prior={"agent": "ppo", "batched": "ppo", "weight": 2.5})
+    games = mid_game_states(BreedTheHeiferGame, {}, 40, seed=5, max_depth=40)
+    residual = PolicyAgent(on_shipped, env_name="breed_the_heifer_v0")
+    shipped = PolicyAgent(shipped_policies("breed_the_heifer_v0")["ppo"], env_name="breed_the_heifer_v0")
+    for game in games:  # a new network over the shipped policy plays it
+        view, mask = game.view(game.current_player), game.legal_mask()
+        assert residual.act(view, mask, game) == shipped.act(view, mask, game)

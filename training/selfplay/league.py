@@ -40,7 +40,14 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.batched import batched_agents
-from pokerzoo.agents.policy import SAMPLE_SUFFIX, load_policy_net, resolve_policy_path, shipped_policies
+from pokerzoo.agents.policy import (
+    SAMPLE_SUFFIX,
+    building_prior,
+    load_policy_net,
+    resolve_policy_path,
+    shipped_policies,
+)
+from pokerzoo.agents.policy_file import PolicyFileError
 from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import spec as game_spec
@@ -96,10 +103,13 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
         )
     prior = None
     if net.prior is not None:  # a residual policy: its prior's batched port decides first
-        try:
-            prior = member_opponent(game, options, net.prior["batched"], deterministic=True)
-        except (ValueError, FileNotFoundError) as exc:
-            raise ValueError(f"policy {path}: its prior {net.prior['batched']!r}: {exc}") from None
+        with building_prior(path):
+            try:
+                prior = member_opponent(game, options, net.prior["batched"], deterministic=True)
+            except PolicyFileError:
+                raise
+            except (ValueError, FileNotFoundError) as exc:
+                raise ValueError(f"policy {path}: its prior {net.prior['batched']!r}: {exc}") from None
     return FrozenPolicy(net, deterministic=deterministic, prior=prior)
 
 

@@ -9,9 +9,10 @@ policy); ``start()`` begins the games, each ``iterate()`` is one rollout and
 one PPO update, and ``state_dict()`` / ``load_state_dict()`` hold everything
 that makes the next iteration what it is (the trainer's checkpoints, the
 benchmark). No randomness is kept between iterations except in the env's
-rows: the collection's and the update's generators, the league members' and
-the anchor's are derived from the run's seed and the iteration's number, so the same
-config and the same state give the same numbers, bit for bit.
+rows: the collection's and the update's generators, the league members', the
+anchor's and the prior's are derived from the run's seed and the iteration's
+number, so the same config and the same state give the same numbers, bit for
+bit.
 """
 
 from __future__ import annotations
