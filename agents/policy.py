@@ -92,10 +92,10 @@ _BUILDING = threading.local()  # the policy files whose priors are being built, 
 
 
 @contextmanager
-def building_prior(path: str | Path):
-    """Marks policy ``path`` as building its prior while the block runs: a prior that leads back to a
-    policy being built (a file naming itself, or two naming each other) is refused by name instead of
-    recursing without end."""
+def building_prior(path: str | Path, spec: str):
+    """Marks policy ``path`` as building its prior (agent ``spec``) while the block runs: a prior that leads
+    back to a policy being built (a file naming itself, or two naming each other) is refused by name instead
+    of recursing without end, and a prior that cannot be built is a ``PolicyFileError`` naming both."""
     key = str(Path(path).resolve())
     stack = getattr(_BUILDING, "stack", None)
     if stack is None:
@@ -106,6 +106,10 @@ def building_prior(path: str | Path):
     stack.append(key)
     try:
         yield
+    except PolicyFileError:
+        raise
+    except (ValueError, FileNotFoundError) as exc:
+        raise PolicyFileError(f"policy {path}: its prior {spec!r}: {exc}") from None
     finally:
         stack.pop()
 
@@ -231,13 +235,8 @@ class PolicyAgent(Agent):
         # Deferred: the registry imports this module (policy specs), so it is imported at use.
         from pokerzoo.agents.registry import make_agent
 
-        with building_prior(self.path):
-            try:
-                return make_agent(game, net.prior["agent"], None if self._seed is None else self._seed + 1)
-            except PolicyFileError:
-                raise
-            except (ValueError, FileNotFoundError) as exc:
-                raise PolicyFileError(f"policy {self.path}: its prior {net.prior['agent']!r}: {exc}") from None
+        with building_prior(self.path, net.prior["agent"]):
+            return make_agent(game, net.prior["agent"], None if self._seed is None else self._seed + 1)
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)

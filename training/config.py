@@ -790,7 +790,7 @@ def _check_prior(cfg: dict) -> None:
         make_agent(cfg["game"], prior["agent"])
     except (ValueError, FileNotFoundError) as exc:
         raise ConfigError(f"training config, prior: agent {prior['agent']!r}: {exc}") from None
-    prior["batched"] = prior["batched"] or prior["agent"]
+    prior["batched"] = prior_document(cfg)["batched"]
     try:
         member_opponent(cfg["game"], cfg["options"], prior["batched"], deterministic=True)
     except (ValueError, FileNotFoundError) as exc:

@@ -91,13 +91,13 @@ class FrozenPolicy:
         with torch.inference_mode():
             legal = Legal.from_mask(mask, rows)
             seen = SparseRows.from_rows(obs, rows)
-            if prior_actions is None:
-                latent = apply_mlp(self.body, seen)
-                return padded_table(pair_logits(self.head, latent, legal), legal).numpy(), legal
-            actions = torch.from_numpy(np.asarray(prior_actions, dtype=np.int64))
-            latent = apply_mlp(self.body, (seen, prior_part(actions, self.num_actions)))
-            table = padded_table(pair_logits(self.head, latent, legal), legal)
-            return add_prior(table, legal, actions, self.prior_weight).numpy(), legal
+            if prior_actions is not None:
+                actions = torch.from_numpy(np.asarray(prior_actions, dtype=np.int64))
+                seen = (seen, prior_part(actions, self.num_actions))
+            table = padded_table(pair_logits(self.head, apply_mlp(self.body, seen), legal), legal)
+            if prior_actions is not None:
+                table = add_prior(table, legal, actions, self.prior_weight)
+            return table.numpy(), legal
 
     def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
         prior = None if self.prior is None else self.prior.act(env, rows)

@@ -47,7 +47,6 @@ from pokerzoo.agents.policy import (
     resolve_policy_path,
     shipped_policies,
 )
-from pokerzoo.agents.policy_file import PolicyFileError
 from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import spec as game_spec
@@ -103,13 +102,8 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
         )
     prior = None
     if net.prior is not None:  # a residual policy: its prior's batched port decides first
-        with building_prior(path):
-            try:
-                prior = member_opponent(game, options, net.prior["batched"], deterministic=True)
-            except PolicyFileError:
-                raise
-            except (ValueError, FileNotFoundError) as exc:
-                raise ValueError(f"policy {path}: its prior {net.prior['batched']!r}: {exc}") from None
+        with building_prior(path, net.prior["batched"]):
+            prior = member_opponent(game, options, net.prior["batched"], deterministic=True)
     return FrozenPolicy(net, deterministic=deterministic, prior=prior)
 
 
@@ -188,7 +182,7 @@ class League:
         fixed = self.settings.get("weights") or {}
         if fixed:
             snapshots = sum(m.snapshot for m in members)
-            f = np.array([fixed.get("snapshots", 0.0) / snapshots if m.snapshot else fixed.get(m.source, 0.0)
+            f = np.array([fixed.get("snapshots", 0.0) / snapshots if m.snapshot else fixed.get(m.name, 0.0)
                           for m in members])  # fmt: skip
             if not f.sum() > 0:
                 raise ValueError(f"league weights {fixed}: no active member has a weight > 0")

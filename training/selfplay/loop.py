@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from pokerzoo.envs import batched
+from pokerzoo.training.config import prior_document
 from pokerzoo.training.selfplay import ppo
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.collector import LEARNER, Collector
@@ -57,11 +58,10 @@ class SelfPlay:
             numba.set_num_threads(threads)
         self.env = batched.make(cfg["game"], cfg["n_envs"], parallel=threads > 1, **cfg["options"])
         env = self.env
-        r = cfg["prior"]
+        r = prior_document(cfg)  # the prior the policy files keep, its batched port resolved
         self.prior = (
-            None if r["agent"] is None
-            else member_opponent(cfg["game"], cfg["options"], r["batched"] or r["agent"], deterministic=True)
-        )  # fmt: skip
+            None if r is None else member_opponent(cfg["game"], cfg["options"], r["batched"], deterministic=True)
+        )
         inputs = env.observation_size + (env.num_actions if self.prior is not None else 0)  # (the prior's one-hot)
         with torch.random.fork_rng():  # the network's initial weights depend on the seed alone
             torch.manual_seed(cfg["seed"])
@@ -87,7 +87,7 @@ class SelfPlay:
             env, self.model, self.league, self.buffer,
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
             reward_scale=cfg["reward_scale"], critic=self.critic, anchor=self.anchor,
-            prior=self.prior, prior_weight=r["weight"], mixed_members=cfg["league"]["mixed_members"],
+            prior=self.prior, prior_weight=cfg["prior"]["weight"], mixed_members=cfg["league"]["mixed_members"],
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0
