@@ -68,6 +68,44 @@ def _parse_spec(text: str) -> tuple[str, dict]:
     return parse_call(text)
 
 
+def rollout_port(game: str, spec: str, sampler: str | None):
+    """The batched port of the rollout agent ``spec`` (``equity(simulations=20)``) in ``game``, seeded 0, with
+    ``sampler`` where the port has samplers; a ValueError naming the ported agents otherwise."""
+    name, kwargs = _parse_spec(spec)
+    ports = ported_agents(game)
+    if name not in ports:
+        raise ValueError(
+            f"pimc_batched: rollout {spec!r} has no batched port in {game}; "
+            f"ported agents: {', '.join(ports) or 'none'}"
+        )
+    cls = ports[name]
+    if sampler is not None and "sampler" in inspect.signature(cls).parameters:
+        kwargs = {**kwargs, "sampler": sampler}
+    try:
+        return cls(seed=0, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"pimc_batched: rollout {spec!r}: {exc}") from None
+
+
+def playout_returns(env: BatchedEnv, rows: np.ndarray, actions: np.ndarray, seats: np.ndarray, port) -> np.ndarray:
+    """Each row's return to seat ``seats[k]`` from its decision to the end of its unit: ``actions[k]`` first,
+    then ``port`` deciding every seat of the rows still in their unit, stepped together. Returned in the order
+    of ``rows``, in the rewards' dtype (the playouts of one PIMC decision's worlds and candidates, or of many's)."""
+    index = np.full(env.num_envs, -1, dtype=np.int64)
+    index[rows] = np.arange(rows.size)
+    unit = loading.unit_index(env, rows).copy()
+    _, _, rewards, done, _ = env.step(actions, rows=rows)
+    total = rewards[rows, seats].copy()
+    live = ~done[rows] & (loading.unit_index(env, rows) == unit)
+    while live.any():
+        stepped = rows[live]
+        k = index[stepped]
+        _, _, rewards, done, _ = env.step(port.act(env, stepped), rows=stepped)
+        total[k] += rewards[stepped, seats[k]]
+        live[k] = ~done[stepped] & (loading.unit_index(env, stepped) == unit[k])
+    return total
+
+
 class BatchedPimcAgent(PimcAgent):
     """PIMC whose playouts run in the batched engine (module docstring)."""
 
@@ -126,20 +164,7 @@ class BatchedPimcAgent(PimcAgent):
     # ------------------------------------------------------------------ the batched rollout agent
     def _port(self, game: Game):
         """The batched port of the rollout agent for this game, built from the rollout's spec."""
-        name, kwargs = _parse_spec(self.rollout.name)
-        ports = ported_agents(game.NAME)
-        if name not in ports:
-            raise ValueError(
-                f"pimc_batched: rollout {self.rollout.name!r} has no batched port in {game.NAME}; "
-                f"ported agents: {', '.join(ports) or 'none'}"
-            )
-        cls = ports[name]
-        if self.sampler is not None and "sampler" in inspect.signature(cls).parameters:
-            kwargs = {**kwargs, "sampler": self.sampler}
-        try:
-            return cls(seed=0, **kwargs)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"pimc_batched: rollout {self.rollout.name!r}: {exc}") from None
+        return rollout_port(game.NAME, self.rollout.name, self.sampler)
 
     def _engine(self, game: Game, rows: int) -> tuple[BatchedEnv, object]:
         """A batched env of exactly ``rows`` rows with the game's options, and the rollout port (kept for reuse)."""
@@ -179,19 +204,11 @@ class BatchedPimcAgent(PimcAgent):
         loading.load_games(env, rows, worlds, repeat=c, chance=self.WORLD_CHANCE)
         if self.paired_rollouts:  # else the rows' generators run on from decision to decision
             port.seed([s for s in seeds for _ in range(c)])
-        unit = loading.unit_index(env, rows).copy()
-        _, _, rewards, done, _ = env.step(np.tile(np.asarray(candidates, dtype=np.int64), worlds_count))
-        total = rewards[:, me].copy()
-        live = ~done & (loading.unit_index(env, rows) == unit)
-        while live.any():
-            stepped = rows[live]
-            actions = port.act(env, stepped)
-            _, _, rewards, done, _ = env.step(actions, rows=stepped)
-            total[stepped] += rewards[stepped, me]
-            live[stepped] = ~done[stepped] & (loading.unit_index(env, stepped) == unit[stepped])
+        first = np.tile(np.asarray(candidates, dtype=np.int64), worlds_count)
+        total = playout_returns(env, rows, first, np.full(rows_count, me), port)
         self.last_worlds = worlds_count
         self.last_rows = rows_count
         return total.reshape(worlds_count, c).sum(axis=0)
 
 
-__all__ = ["BatchedPimcAgent"]
+__all__ = ["BatchedPimcAgent", "playout_returns", "rollout_port"]

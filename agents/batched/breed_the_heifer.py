@@ -67,7 +67,8 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from pokerzoo.agents.breed_the_heifer import EquityAgent
+from pokerzoo.agents.batched.search import PimcOpponent
+from pokerzoo.agents.breed_the_heifer import SEARCH_DEFAULTS, EquityAgent
 from pokerzoo.envs.batched import rng, seeding
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, PARALLEL_MIN_ROWS, BatchedEnv
@@ -785,4 +786,20 @@ class CallingStationOpponent:
 
 
 # the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
-AGENTS = (EquityOpponent, CallingStationOpponent)
+
+
+class HeiferPimcOpponent(PimcOpponent):
+    """The scalar ``pimc`` of Breed the Heifer (its ``SEARCH_DEFAULTS``: 90 playouts a decision, the cheaper
+    equity bettor rolling out, paired) for every row at once (``agents/batched/search.py``)."""
+
+    # the scalar pimc's decisions first (checked against it), then the default fast playouts; few rows and
+    # steps: each decision plays out hundreds of rows
+    benchmark_variants = ({"sampler": "scalar"}, {})
+
+    def __init__(self, seed: int | None = None, budget: int = SEARCH_DEFAULTS["pimc"]["budget"],
+                 min_samples: int = 4, rollout: str = SEARCH_DEFAULTS["pimc"]["rollout"],
+                 sampler: str | None = "fast", paired_rollouts: bool = True):  # fmt: skip
+        super().__init__(seed, budget, min_samples, rollout, sampler, paired_rollouts)
+
+
+AGENTS = (EquityOpponent, CallingStationOpponent, HeiferPimcOpponent)

@@ -109,4 +109,56 @@ def unit_index(env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
     return env.state.hand[rows]
 
 
-__all__ = ["FIELDS", "check_loadable", "field_arrays", "game_values", "load_games", "unit_index"]
+# ---------------------------------------------------------------- worlds in rows (a search's determinization)
+DOWN_POSITIONS = (0, 1, MAX_CARDS - 1)  # where a seat's down cards lie in dealing order: down, down, up x4, down
+
+
+def copy_rows(source: BatchedEnv, rows: np.ndarray, target: BatchedEnv, into: np.ndarray) -> None:
+    """Row ``into[k]`` of ``target`` gets every field of row ``rows[k]`` of ``source`` (an env of the same game
+    and options); ``finish_rows`` must follow, once any cards have been re-dealt."""
+    for name in FIELDS:
+        getattr(target.state, name)[into] = getattr(source.state, name)[rows]
+
+
+def hidden_places(env: BatchedEnv, row: int, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the cards ``seat`` cannot see lie in ``row``, in the order of the scalar game's ``_redeal``: the
+    other seats' down cards, seat by seat in dealing order (``(seats, positions)`` into ``cards``), then the
+    undealt stock (positions into ``stock``)."""
+    state = env.state
+    seats, positions = [], []
+    for q in range(env.num_players):
+        if q != seat:
+            for j in DOWN_POSITIONS:
+                if j < state.ncards[row, q]:
+                    seats.append(q)
+                    positions.append(j)
+    stock = np.arange(state.next_card[row], state.stock.shape[1], dtype=np.int64)
+    return np.array(seats, dtype=np.int64), np.array(positions, dtype=np.int64), stock
+
+
+def hidden_cards(env: BatchedEnv, row: int, places: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The cards at ``places`` (``hidden_places``) of ``row``, in that order."""
+    seats, positions, stock = places
+    state = env.state
+    return np.concatenate([state.cards[row, seats, positions], state.stock[row, stock]]).astype(np.int64)
+
+
+def write_hidden(env: BatchedEnv, rows: np.ndarray, places: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 cards: np.ndarray) -> None:  # fmt: skip
+    """Row ``rows[k]`` gets ``cards[k]`` at ``places`` (``hidden_places``' order): a re-deal of the hidden cards."""
+    seats, positions, stock = places
+    state = env.state
+    m = seats.size
+    state.cards[rows[:, None], seats[None, :], positions[None, :]] = cards[:, :m]
+    state.stock[rows[:, None], stock[None, :]] = cards[:, m:]
+
+
+def finish_rows(env: BatchedEnv, rows: np.ndarray) -> None:
+    """The rows' keys, observations, masks and seats to act from their fields, as after ``load_games``."""
+    finish_loaded_rows(env.state, env.kernel.params, np.ascontiguousarray(rows, dtype=np.int64), env.out)
+
+
+__all__ = [
+    "FIELDS", "check_loadable", "copy_rows", "field_arrays", "finish_rows", "game_values", "hidden_cards",
+    "hidden_places", "load_games", "unit_index", "write_hidden",
+]  # fmt: skip

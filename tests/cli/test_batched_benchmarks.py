@@ -39,10 +39,13 @@ def test_the_scripted_agent_table_times_the_same_decisions_on_both_sides():
         "EquityOpponent, sampler='fast' (batched, serial)",
         "calling_station (scalar, agents registry)",
         "CallingStationOpponent (batched, serial)",
+        "pimc (scalar, agents registry)",
+        "HeiferPimcOpponent, sampler='scalar' (batched, serial)",
+        "HeiferPimcOpponent (batched, serial)",
     ]
     assert all(r["decisions/s"] > 0 for r in rows)
     assert [r["decisions timed"] for r in rows[1:4]] == [24, 24, 24]
-    assert rows[-1]["decisions timed"] == 24
+    assert rows[5]["decisions timed"] == rows[-1]["decisions timed"] == 24
     assert bench.scripted_agent_rows("caribbean_stud") == []  # no batched scripted agent: no table
 
 
