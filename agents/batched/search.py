@@ -76,6 +76,7 @@ class PimcOpponent:
         self.sampler = sampler
         self._scratch: dict[tuple, tuple[BatchedEnv, object]] = {}
         self.last_rows = 0  # scratch rows of the latest act
+        self.last_returns = np.empty(0)  # their playouts' returns, decision by decision, world-major
         self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
@@ -123,6 +124,7 @@ class PimcOpponent:
         total = sum(w * c.size for *_, c, w in searched)
         self.last_rows = total
         if not searched:
+            self.last_returns = np.empty(0)
             return out
         scratch, port = self._engine(env, total)
         into = np.arange(total, dtype=np.int64)
@@ -149,7 +151,7 @@ class PimcOpponent:
             start += worlds * c
         world.finish_rows(scratch, into)
         port.seed([int(s) for s in seeds])
-        returns = playout_returns(scratch, into, first, seats, port)
+        returns = self.last_returns = playout_returns(scratch, into, first, seats, port)
         start = 0
         for k, _, _, candidates, worlds in searched:
             c = candidates.size

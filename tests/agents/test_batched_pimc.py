@@ -119,3 +119,19 @@ def test_a_rollout_without_a_port_and_a_game_without_re_deals_are_refused_by_nam
     perico.reset(seed=0)
     with pytest.raises(ValueError, match="perico_v0's batched rows cannot be re-dealt"):
         HeiferPimcOpponent().act(perico, perico.all_rows)
+
+
+def test_it_reads_only_what_its_seat_sees():
+    # the same view with the hidden cards dealt otherwise (determinize): the same worlds, so the same decisions
+    for n, g in enumerate(random_decisions({"num_players": 4}, 6)):
+        me = g.current_player
+        other = g.determinize(me, np.random.default_rng(100 + n))
+        decided = []
+        for game in (g, other):
+            env = batched.make(GAME, 1, copy=False, num_players=4)
+            kernel_state.load_games(env, [0], [game])
+            port = HeiferPimcOpponent(seed=n, budget=16)
+            decided.append((port.act(env, env.all_rows).tolist(), port.last_returns))
+        assert decided[0][0] == decided[1][0]
+        np.testing.assert_array_equal(decided[0][1], decided[1][1])  # every playout's return alike
+        assert decided[0][1].size >= 8 and np.unique(decided[0][1]).size > 1
