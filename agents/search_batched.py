@@ -68,14 +68,14 @@ def _parse_spec(text: str) -> tuple[str, dict]:
     return parse_call(text)
 
 
-def rollout_port(game: str, spec: str, sampler: str | None):
+def rollout_port(game: str, spec: str, sampler: str | None, who: str = "pimc_batched"):
     """The batched port of the rollout agent ``spec`` (``equity(simulations=20)``) in ``game``, seeded 0, with
-    ``sampler`` where the port has samplers; a ValueError naming the ported agents otherwise."""
+    ``sampler`` where the port has samplers; a ValueError naming ``who`` asks and the ported agents otherwise."""
     name, kwargs = _parse_spec(spec)
     ports = ported_agents(game)
     if name not in ports:
         raise ValueError(
-            f"pimc_batched: rollout {spec!r} has no batched port in {game}; "
+            f"{who}: rollout {spec!r} has no batched port in {game}; "
             f"ported agents: {', '.join(ports) or 'none'}"
         )
     cls = ports[name]
@@ -84,7 +84,7 @@ def rollout_port(game: str, spec: str, sampler: str | None):
     try:
         return cls(seed=0, **kwargs)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"pimc_batched: rollout {spec!r}: {exc}") from None
+        raise ValueError(f"{who}: rollout {spec!r}: {exc}") from None
 
 
 def playout_returns(env: BatchedEnv, rows: np.ndarray, actions: np.ndarray, seats: np.ndarray, port) -> np.ndarray:

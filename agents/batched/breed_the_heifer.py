@@ -785,9 +785,6 @@ class CallingStationOpponent:
         return out
 
 
-# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
-
-
 class HeiferPimcOpponent(PimcOpponent):
     """The scalar ``pimc`` of Breed the Heifer (its ``SEARCH_DEFAULTS``: 90 playouts a decision, the cheaper
     equity bettor rolling out, paired) for every row at once (``agents/batched/search.py``)."""
@@ -802,4 +799,5 @@ class HeiferPimcOpponent(PimcOpponent):
         super().__init__(seed, budget, min_samples, rollout, sampler, paired_rollouts)
 
 
+# the ports this module lists for ``pokerzoo.agents.batched.batched_agents``
 AGENTS = (EquityOpponent, CallingStationOpponent, HeiferPimcOpponent)

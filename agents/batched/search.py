@@ -103,7 +103,7 @@ class PimcOpponent:
             size = max(64, 1 << (rows - 1).bit_length())
             scratch = batched.make(env.name, size, parallel=env.parallel, copy=False, **env.config)
             scratch.reset(seed=0)
-            port = found[1] if found else rollout_port(env.name, self.rollout, self.sampler)
+            port = found[1] if found else rollout_port(env.name, self.rollout, self.sampler, self.name)
             found = self._scratch[key] = (scratch, port)
         return found
 

@@ -113,7 +113,7 @@ def test_bad_arguments_are_refused_by_name(kwargs, message):
 def test_a_rollout_without_a_port_and_a_game_without_re_deals_are_refused_by_name():
     env = batched.make(GAME, 2, copy=False)
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=r"rollout 'ismcts' has no batched port.*ported agents: equity"):
+    with pytest.raises(ValueError, match=r"pimc: rollout 'ismcts' has no batched port.*ported agents: equity"):
         HeiferPimcOpponent(rollout="ismcts").act(env, env.all_rows)
     perico = batched.make("perico", 2, copy=False)
     perico.reset(seed=0)
