@@ -6,7 +6,8 @@ of a batched match) has a decision waiting in every row it is asked for.
 ``PimcOpponent`` samples the worlds of all of them straight from the env's
 state arrays, loads them side by side into one scratch env, and plays every
 world of every decision out in one loop (``playout_returns``, the one
-``pimc_batched`` uses), so a step's searches cost one batched playout.
+``pimc_batched`` uses), so a step's searches cost one batched playout (or a
+few, in order, where they need more than ``MAX_ROWS`` rows).
 
 Row r decides as ``PimcAgent(seed=s + r)`` (``seed=s``) deciding every
 decision of row r in turn: the same draws from the same generator in the
@@ -33,6 +34,8 @@ Breed the Heifer.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from pokerzoo.agents.search_batched import MAX_ROWS, playout_returns, rollout_port
@@ -41,6 +44,21 @@ from pokerzoo.envs.batched import loading
 from pokerzoo.envs.batched.core import BatchedEnv
 
 SEED_BOUND = 2**63 - 1  # what ``determinize`` and ``PimcAgent`` draw seeds below
+
+
+class Search(NamedTuple):
+    """One decision to search: ``rows[k]`` of the call, its env row, the seat, its candidates, its worlds."""
+
+    k: int
+    row: int
+    seat: int
+    candidates: np.ndarray
+    worlds: int
+
+    @property
+    def rows(self) -> int:
+        """Scratch rows it plays out: one per (world, candidate)."""
+        return self.worlds * self.candidates.size
 
 
 class PimcOpponent:
@@ -95,12 +113,10 @@ class PimcOpponent:
 
     def _engine(self, env: BatchedEnv, rows: int) -> tuple[BatchedEnv, object]:
         """A scratch env of at least ``rows`` rows with ``env``'s game and options, and the rollout port."""
-        if rows > MAX_ROWS:
-            raise ValueError(f"pimc: {rows:,} rows in one step's searches is over the limit of {MAX_ROWS:,}")
         key = (env.name, tuple(sorted((k, repr(v)) for k, v in env.config.items())), env.parallel)
         found = self._scratch.get(key)
         if found is None or found[0].num_envs < rows:
-            size = max(64, 1 << (rows - 1).bit_length())
+            size = min(max(64, 1 << (rows - 1).bit_length()), max(rows, MAX_ROWS))  # room to grow into
             scratch = batched.make(env.name, size, parallel=env.parallel, copy=False, **env.config)
             scratch.reset(seed=0)
             port = found[1] if found else rollout_port(env.name, self.rollout, self.sampler, self.name)
@@ -113,52 +129,64 @@ class PimcOpponent:
         if not hasattr(world, "hidden_places"):
             raise ValueError(f"pimc: {env.name}'s batched rows cannot be re-dealt yet (Breed the Heifer's can)")
         out = np.empty(rows.size, dtype=np.int64)
-        searched: list[tuple[int, int, int, np.ndarray, int]] = []  # (k, row, seat, candidates, worlds)
+        searched: list[Search] = []
         for k, row in enumerate(rows.tolist()):
             candidates = np.flatnonzero(env.out.mask[row])
             if candidates.size == 1:
                 out[k] = candidates[0]
                 continue
-            searched.append((k, row, int(env.out.player[row]), candidates,
-                             max(self.min_samples, self.budget // candidates.size)))  # fmt: skip
-        total = sum(w * c.size for *_, c, w in searched)
-        self.last_rows = total
-        if not searched:
-            self.last_returns = np.empty(0)
-            return out
+            worlds = max(self.min_samples, self.budget // candidates.size)
+            if worlds * candidates.size > MAX_ROWS:
+                raise ValueError(
+                    f"pimc: one decision of {worlds * candidates.size:,} rows is over the limit of {MAX_ROWS:,}; "
+                    "lower budget"
+                )
+            searched.append(Search(k, row, int(env.out.player[row]), candidates, worlds))
+        self.last_rows = sum(s.rows for s in searched)
+        returns = []
+        batch: list[Search] = []
+        for search in [*searched, None]:  # as many decisions at once as MAX_ROWS rows hold, in order
+            if batch and (search is None or sum(s.rows for s in batch) + search.rows > MAX_ROWS):
+                returns.append(self._search(env, world, batch, out))
+                batch = []
+            if search is not None:
+                batch.append(search)
+        self.last_returns = np.concatenate(returns) if returns else np.empty(0)
+        return out
+
+    def _search(self, env: BatchedEnv, world, searched: list[Search], out: np.ndarray) -> np.ndarray:
+        """The decisions ``searched`` in one batched playout: each choice into ``out``; the playouts' returns."""
+        total = sum(s.rows for s in searched)
         scratch, port = self._engine(env, total)
         into = np.arange(total, dtype=np.int64)
-        source = np.repeat([s[1] for s in searched], [w * c.size for *_, c, w in searched])
-        world.copy_rows(env, source, scratch, into)
+        world.copy_rows(env, np.repeat([s.row for s in searched], [s.rows for s in searched]), scratch, into)
         first = np.empty(total, dtype=np.int64)
         seats = np.empty(total, dtype=np.int64)
         seeds = np.zeros(scratch.num_envs, dtype=np.uint64)
         start = 0
-        for _, row, seat, candidates, worlds in searched:
-            c = candidates.size
-            mine = into[start : start + worlds * c]
-            places = world.hidden_places(env, row, seat)
-            pool = np.sort(world.hidden_cards(env, row, places))
-            rng = self._rng(row)
-            deals = np.empty((worlds, pool.size), dtype=np.int64)
-            for w in range(worlds):  # determinize's draws (the world's chance seed, unused here), then pimc's
+        for s in searched:
+            c = s.candidates.size
+            mine = into[start : start + s.rows]
+            places = world.hidden_places(env, s.row, s.seat)
+            pool = np.sort(world.hidden_cards(env, s.row, places))
+            rng = self._rng(s.row)
+            deals = np.empty((s.worlds, pool.size), dtype=np.int64)
+            for w in range(s.worlds):  # determinize's draws (the world's chance seed, unused here), then pimc's
                 rng.integers(SEED_BOUND)
                 deals[w] = pool[rng.permutation(pool.size)]
                 seeds[mine[w * c : (w + 1) * c]] = rng.integers(SEED_BOUND)
             world.write_hidden(scratch, mine, places, np.repeat(deals, c, axis=0))
-            first[mine] = np.tile(candidates, worlds)
-            seats[mine] = seat
-            start += worlds * c
+            first[mine] = np.tile(s.candidates, s.worlds)
+            seats[mine] = s.seat
+            start += s.rows
         world.finish_rows(scratch, into)
-        port.seed([int(s) for s in seeds])
-        returns = self.last_returns = playout_returns(scratch, into, first, seats, port)
+        port.seed([int(x) for x in seeds])
+        returns = playout_returns(scratch, into, first, seats, port)
         start = 0
-        for k, _, _, candidates, worlds in searched:
-            c = candidates.size
-            totals = returns[start : start + worlds * c].reshape(worlds, c).sum(axis=0)
-            out[k] = candidates[int(np.argmax(totals))]
-            start += worlds * c
-        return out
-
+        for s in searched:
+            totals = returns[start : start + s.rows].reshape(s.worlds, s.candidates.size).sum(axis=0)
+            out[s.k] = s.candidates[int(np.argmax(totals))]
+            start += s.rows
+        return returns
 
 __all__ = ["PimcOpponent"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerzoo.agents.batched import batched_agents
+from pokerzoo.agents.batched import batched_agents, search
 from pokerzoo.agents.batched.breed_the_heifer import HeiferPimcOpponent
 from pokerzoo.agents.registry import make_agent
 from pokerzoo.cli.batched_benchmarks import scripted_agent_rates
@@ -135,3 +135,17 @@ def test_it_reads_only_what_its_seat_sees():
         assert decided[0][0] == decided[1][0]
         np.testing.assert_array_equal(decided[0][1], decided[1][1])  # every playout's return alike
         assert decided[0][1].size >= 8 and np.unique(decided[0][1]).size > 1
+
+
+def test_searches_beyond_the_row_limit_are_played_in_turn_alike(monkeypatch):
+    env = batched.make(GAME, 16, copy=False)
+    env.reset(seed=2)
+    whole = HeiferPimcOpponent(seed=3, budget=12)
+    decided = whole.act(env, env.all_rows)
+    monkeypatch.setattr(search, "MAX_ROWS", 40)  # a few decisions (12 to 24 rows each) per playout
+    split = HeiferPimcOpponent(seed=3, budget=12)
+    np.testing.assert_array_equal(split.act(env, env.all_rows), decided)
+    np.testing.assert_array_equal(split.last_returns, whole.last_returns)
+    assert split.last_rows == whole.last_rows > 40
+    with pytest.raises(ValueError, match="one decision of 300 rows is over the limit of 40; lower budget"):
+        HeiferPimcOpponent(budget=300).act(env, env.all_rows)
