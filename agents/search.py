@@ -74,7 +74,8 @@ OBSERVERS = ("single", "multi")
 MAX_BUDGET = 10_000_000
 
 
-def _check_int(name: str, value, low: int, high: int = MAX_BUDGET) -> int:
+def check_int(name: str, value, low: int, high: int = MAX_BUDGET) -> int:
+    """``value`` as an int in ``low..high``; a ValueError naming argument ``name`` and the range otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not low <= value <= high:
         raise ValueError(f"argument {name}={value!r} is out of range; expected an int in {low}..{high}")
     return int(value)
@@ -170,9 +171,9 @@ class PimcAgent(SearchAgent):
         self.paired_rollouts = paired_rollouts
         if budget is None and seconds is None:
             budget = self.DEFAULT_BUDGET
-        self.budget = None if budget is None else _check_int("budget", budget, 1)
-        self.bid_budget = None if bid_budget is None else _check_int("bid_budget", bid_budget, 1)
-        self.min_samples = _check_int("min_samples", min_samples, 1, 100_000)
+        self.budget = None if budget is None else check_int("budget", budget, 1)
+        self.bid_budget = None if bid_budget is None else check_int("bid_budget", bid_budget, 1)
+        self.min_samples = check_int("min_samples", min_samples, 1, 100_000)
         super().__init__(seed, rollout=rollout, seconds=seconds, horizon=horizon)
 
     def candidates(self, view: View, legal: list[int], game: Game) -> list[int]:
@@ -268,9 +269,9 @@ class IsmctsAgent(SearchAgent):
     ):
         if iterations is None and seconds is None:
             iterations = self.DEFAULT_ITERATIONS
-        self.iterations = None if iterations is None else _check_int("iterations", iterations, 1)
+        self.iterations = None if iterations is None else check_int("iterations", iterations, 1)
         self.bid_iterations = (
-            None if bid_iterations is None else _check_int("bid_iterations", bid_iterations, 1)
+            None if bid_iterations is None else check_int("bid_iterations", bid_iterations, 1)
         )
         if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c <= 100:
             raise ValueError(f"argument c={c!r} is out of range; expected a number in 0..100")

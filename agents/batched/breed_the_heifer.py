@@ -789,14 +789,9 @@ class HeiferPimcOpponent(PimcOpponent):
     """The scalar ``pimc`` of Breed the Heifer (its ``SEARCH_DEFAULTS``: 90 playouts a decision, the cheaper
     equity bettor rolling out, paired) for every row at once (``agents/batched/search.py``)."""
 
-    # the scalar pimc's decisions first (checked against it), then the default fast playouts; few rows and
-    # steps: each decision plays out hundreds of rows
+    DEFAULTS = SEARCH_DEFAULTS["pimc"]
+    # the scalar pimc's decisions first (checked against it), then the default fast playouts
     benchmark_variants = ({"sampler": "scalar"}, {})
-
-    def __init__(self, seed: int | None = None, budget: int = SEARCH_DEFAULTS["pimc"]["budget"],
-                 min_samples: int = 4, rollout: str = SEARCH_DEFAULTS["pimc"]["rollout"],
-                 sampler: str | None = "fast", paired_rollouts: bool = True):  # fmt: skip
-        super().__init__(seed, budget, min_samples, rollout, sampler, paired_rollouts)
 
 
 # the ports this module lists for ``pokerzoo.agents.batched.batched_agents``

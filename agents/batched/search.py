@@ -34,10 +34,12 @@ Breed the Heifer.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from pokerzoo.agents.search import PimcAgent, check_int
 from pokerzoo.agents.search_batched import MAX_ROWS, playout_returns, rollout_port
 from pokerzoo.envs import batched
 from pokerzoo.envs.batched import loading
@@ -68,18 +70,22 @@ class PimcOpponent:
 
     name = "pimc"
 
+    # the game's scalar ``pimc`` defaults (its ``SEARCH_DEFAULTS``): ``budget`` and ``rollout`` where not given
+    DEFAULTS: Mapping[str, Any] = {}
+
     def __init__(
         self,
         seed: int | None = None,
-        budget: int = 90,
+        budget: int | None = None,
         min_samples: int = 4,
-        rollout: str = "equity(simulations=20)",
+        rollout: str | None = None,
         sampler: str | None = "fast",
         paired_rollouts: bool = True,
     ):
-        for key, value, low in (("budget", budget, 1), ("min_samples", min_samples, 1)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-                raise ValueError(f"argument {key}={value!r}: expected an int >= {low}")
+        budget = self.DEFAULTS.get("budget", PimcAgent.DEFAULT_BUDGET) if budget is None else budget
+        rollout = self.DEFAULTS.get("rollout") if rollout is None else rollout
+        self.budget = check_int("budget", budget, 1)
+        self.min_samples = check_int("min_samples", min_samples, 1, 100_000)  # as the scalar agent's
         if paired_rollouts is not True:
             raise ValueError(
                 f"argument paired_rollouts={paired_rollouts!r}: the batched pimc pairs its rollouts (true) only"
@@ -88,8 +94,6 @@ class PimcOpponent:
             raise ValueError(f"argument rollout={rollout!r}: expected an agent spec such as equity(simulations=20)")
         if sampler is not None and not isinstance(sampler, str):
             raise ValueError(f"argument sampler={sampler!r}: expected a sampler name such as fast or scalar")
-        self.budget = int(budget)
-        self.min_samples = int(min_samples)
         self.rollout = rollout
         self.sampler = sampler
         self._scratch: dict[tuple, tuple[BatchedEnv, object]] = {}
