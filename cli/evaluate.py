@@ -9,16 +9,17 @@ permuted over the seats) with the same seed, so every agent meets the same
 cards. The report (report.md, summary.csv, games.csv, report.json, means.png)
 goes to --out, and its Markdown table is printed at the end.
 
-``--engine batched`` plays a two-agent match on the batched engine instead
-(``pokerzoo.evaluation.batched``): the same deals, seatings and statistics,
-tens of thousands of deals a minute, for agents the batched engine has
-(batched scripted agents, policies); its report is report.md and report.json.
+``--engine batched`` plays the same tournament on the batched engine
+(``pokerzoo.evaluation.batched_tournament``): the same deals, seatings,
+statistics and report files, thousands of games at once. Agents with a
+batched port (batched scripted agents with their arguments, policies) decide
+for all games together; the others (searches such as ``ismcts``) decide on
+each game's scalar twin, one decision at a time, as fast as the scalar harness.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -26,7 +27,14 @@ from pokerzoo.cli.arguments import add_pairs, add_progress
 from pokerzoo.envs import game_class, spec
 from pokerzoo.evaluation import history, report
 from pokerzoo.evaluation.outputs import check_destination
-from pokerzoo.evaluation.tournament import SEATINGS, Tournament, parse_config_pairs, prepare, run_tournament
+from pokerzoo.evaluation.tournament import (
+    SEATINGS,
+    Tournament,
+    parse_config_pairs,
+    prepare,
+    run_tournament,
+    seatings,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,9 +88,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("scalar", "batched"),
         default="scalar",
-        help="scalar (default): the tournament harness, any agents; batched: two agents of the batched engine "
-        "(batched scripted agents with arguments, e.g. 'equity(sampler=fast)', policies; '@sample' samples) "
-        "over the same deals, thousands at once",
+        help="scalar (default): the tournament harness, deal by deal in --workers processes; batched: the same "
+        "tournament on the batched engine, thousands of games at once: agents with a batched port (batched "
+        "scripted agents with arguments, e.g. 'equity(sampler=fast)', policies; '@sample' samples) decide for all "
+        "games together, the others on each game's scalar twin",
     )
 
 
@@ -100,10 +109,8 @@ def long_game_note(t: Tournament) -> str | None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.engine == "batched":
-        return run_batched(args)
-    t = Tournament(
+def tournament_from(args: argparse.Namespace) -> Tournament:
+    return Tournament(
         game=args.game,
         agents=tuple(args.agents),
         deals=args.games,
@@ -113,24 +120,47 @@ def run(args: argparse.Namespace) -> int:
         seating=args.seating,
         record=bool(args.record),
     )
-    out = (
-        Path(args.out)
-        if args.out
-        else Path("runs", "evaluate", f"{t.game}-seed{t.seed}-{time.strftime('%Y%m%d-%H%M%S')}")
-    )
-    # Everything is checked before the first game: where the report and histories go, options, agents.
+
+
+def out_folder(args: argparse.Namespace, t: Tournament, engine: str = "") -> Path:
+    """--out, checked (a folder that can be written whole), or a fresh folder under runs/evaluate."""
+    out = Path(args.out) if args.out else Path(
+        "runs", "evaluate", f"{t.game}{engine}-seed{t.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+    )  # fmt: skip
     check_destination(out, folder=True)
-    if args.record:
-        check_destination(args.record, folder=False, option="--record")
-    _, lineups = prepare(t)
+    return out
+
+
+def announce(t: Tournament, lineups: list, engine: str = "") -> None:
     print(
-        f"evaluate {t.game}: {t.deals:,} deals × {len(lineups)} seatings = {t.deals * len(lineups):,} games "
+        f"evaluate {t.game}{engine}: {t.deals:,} deals × {len(lineups)} seatings = {t.deals * len(lineups):,} games "
         f"({', '.join(t.agents)})",
         flush=True,
     )
     note = long_game_note(t)
     if note:
         print(note, flush=True)
+
+
+def write_report(result, out: Path, plot: bool, **extra) -> dict:
+    """The report's files in ``out``, its table printed, then where it is; ``extra``: added to the summary."""
+    summary = report.summarize(result) | extra
+    paths = report.write_all(result, out, summary, figure=plot)
+    print(report.markdown(summary))
+    print(f"report: {paths['markdown']} (also {', '.join(p.name for k, p in paths.items() if k != 'markdown')})")
+    return paths
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.engine == "batched":
+        return run_batched(args)
+    t = tournament_from(args)
+    # Everything is checked before the first game: where the report and histories go, options, agents.
+    out = out_folder(args, t)
+    if args.record:
+        check_destination(args.record, folder=False, option="--record")
+    _, lineups = prepare(t)
+    announce(t, lineups)
     writer = history.HistoryWriter(args.record, whole=True) if args.record else None
 
     def write_histories(records) -> None:
@@ -150,15 +180,9 @@ def run(args: argparse.Namespace) -> int:
         if writer is not None:
             writer.discard()
         raise
-    summary = report.summarize(result)
-    paths = report.write_all(result, out, summary, figure=args.plot)
+    write_report(result, out, args.plot)
     if writer is not None:
         writer.close()
-    print(report.markdown(summary))
-    print(
-        f"report: {paths['markdown']} (also {', '.join(p.name for k, p in paths.items() if k != 'markdown')})"
-    )
-    if writer is not None:
         print(
             f"hand histories: {args.record} ({writer.count} games; "
             f"check with `pokerzoo replay {args.record}`)"
@@ -166,39 +190,37 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-# Options of the scalar harness the batched match has no use for, with the value that means "not given".
-SCALAR_ONLY = {"--workers": ("workers", 0), "--ray": ("ray", None), "--no-duplicate": ("duplicate", True),
-               "--seating": ("seating", "auto"), "--record": ("record", None)}
+# Options of the scalar harness the batched engine has no use for, with the value that means "not given".
+SCALAR_ONLY = {"--workers": ("workers", 0), "--ray": ("ray", None), "--record": ("record", None)}
 
 
 def run_batched(args: argparse.Namespace) -> int:
-    """``--engine batched``: a two-agent head-to-head on the batched engine, its report written to --out."""
-    # Deferred: the batched match plays policies through torch, which scalar evaluations never load.
-    from pokerzoo.evaluation.batched import check_match, head_to_head
-    from pokerzoo.training.selfplay.league import batched_agent
+    """``--engine batched``: the tournament on the batched engine (``evaluation.batched_tournament``), its
+    report written to --out as the scalar harness writes it."""
+    # Deferred: the batched engine plays policies through torch and loads compiled kernels, which scalar
+    # evaluations never need.
+    from pokerzoo.agents.registry import make_agent
+    from pokerzoo.envs.batched import kernel_class
+    from pokerzoo.evaluation.batched_tournament import run_batched_tournament
+    from pokerzoo.training.selfplay.league import batched_agent, has_batched_port
 
     given = [flag for flag, (name, unset) in SCALAR_ONLY.items() if getattr(args, name) != unset]
     if given:
         raise ValueError(
-            f"--engine batched plays in this process, duplicate, with the rotations seating; "
+            f"--engine batched plays every game in this process and keeps no hand histories; "
             f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for --engine scalar"
         )
-    check_match(args.agents, args.games, args.seed)
-    name = spec(args.game).env_id
-    config = parse_config_pairs(args.config)
-    out = Path(args.out) if args.out else Path(
-        "runs", "evaluate", f"{name}-batched-seed{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
-    )
-    check_destination(out, folder=True)
-    print(f"evaluate {name} on the batched engine: {args.games:,} deals ({', '.join(args.agents)})", flush=True)
-    agents = [(a, batched_agent(name, config, a)) for a in args.agents]
-    result = head_to_head(
-        name, agents, deals=args.games, seed=args.seed, config=config, progress=args.progress
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    text = result.markdown()
-    (out / "report.md").write_text(text + "\n")
-    (out / "report.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
-    print(text)
-    print(f"report: {out / 'report.md'} (also report.json)")
+    t = tournament_from(args)
+    kernel_class(t.game)  # a ValueError naming the batched games, for a game without a batched engine
+    out = out_folder(args, t, "-batched")
+    probe = game_class(t.game)(seed=0, **t.config)  # a ConfigError naming a bad option
+    ported = [has_batched_port(t.game, a) for a in t.agents]
+    players = [batched_agent(t.game, t.config, a) if p else make_agent(t.game, a) for a, p in zip(t.agents, ported)]
+    announce(t, seatings(len(t.agents), probe.num_players, t.seating), " on the batched engine")
+    scalar = [a for a, p in zip(t.agents, ported) if not p]
+    if scalar:
+        print(f"without a batched port, deciding on the scalar twins one decision at a time: {', '.join(scalar)}",
+              flush=True)  # fmt: skip
+    result = run_batched_tournament(t, players, progress=args.progress)
+    write_report(result, out, args.plot, engine="batched")
     return 0

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +162,8 @@ def head_to_head(
             chunk = np.arange(first, min(deals, first + per_batch))
             for i, p in enumerate(players):
                 p.seed(int(np.random.SeedSequence([seed, batch, i]).generate_state(1, np.uint64)[0] >> 1))
-            totals, owner, cut = _play(kernel, config, seed, chunk, lineups, players)
+            seeds, owner = match_rows(seed, chunk, lineups)
+            totals, cut = play_rows(kernel, config, seeds, owner, players)
             truncated += cut
             deal_of = np.repeat(chunk, len(lineups))
             shares = _win_shares(totals)
@@ -191,14 +192,28 @@ def head_to_head(
     )
 
 
-def _play(kernel, config, seed: int, deals: np.ndarray, lineups, players) -> tuple[np.ndarray, np.ndarray, int]:
-    """One game per (deal, lineup) row; each seat's total reward, the agent per seat, games cut by the cap."""
-    # duplicate deals: every lineup of a deal replays the deal's one game seed
+def match_rows(seed: int, deals: np.ndarray, lineups) -> tuple[np.ndarray, np.ndarray]:
+    """The head-to-head's rows: one per (deal, lineup), each deal's lineups replaying its one game seed; the game
+    seed and the agent per seat of every row."""
     seeds = np.repeat([DealSeeds.draw(seed, int(d), len(lineups), 2, True).games[0] for d in deals], len(lineups))
-    owner = np.tile(np.array(lineups, dtype=np.int64), (len(deals), 1))
+    return seeds, np.tile(np.array(lineups, dtype=np.int64), (len(deals), 1))
+
+
+OnStep = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+
+
+def play_rows(
+    kernel, config, seeds: np.ndarray, owner: np.ndarray, players, on_step: OnStep | None = None
+) -> tuple[np.ndarray, int]:
+    """One game per row, of game seed ``seeds[row]``, with agent ``players[owner[row, seat]]`` in each seat, all
+    played to the end together; each seat's total reward and the number of games cut by the engine's cap.
+
+    ``on_step(rows, seats, actions)``, when given, sees every step's live rows, the seat to act in each and its
+    chosen action before the env applies them (the batched tournament steps its scalar twins with it; raising
+    there stops the play)."""
     # copy=False: only the rewards of each step are read, at once; the agents read the env's own arrays
     env = BatchedEnv(kernel, len(seeds), copy=False, **config)
-    env.reset(seed=seeds.tolist())
+    env.reset(seed=[int(s) for s in seeds])
     totals = env.start_rewards.copy()
     live = np.ones(len(seeds), dtype=bool)
     actions = np.zeros(len(seeds), dtype=np.int64)
@@ -207,11 +222,14 @@ def _play(kernel, config, seed: int, deals: np.ndarray, lineups, players) -> tup
         rows = np.flatnonzero(live)
         if rows.size == 0:
             break
-        who = owner[rows, env.current_player[rows]]
+        acting = env.current_player[rows]
+        who = owner[rows, acting]
         for i, agent in enumerate(players):
             mine = rows[who == i]
             if mine.size:
                 actions[mine] = agent.act(env, mine)
+        if on_step is not None:
+            on_step(rows, acting, actions[rows])
         _, _, rewards, done, info = env.step(actions[rows], rows)
         totals[rows] += rewards[rows]
         ended = rows[done[rows]]
@@ -219,7 +237,7 @@ def _play(kernel, config, seed: int, deals: np.ndarray, lineups, players) -> tup
         live[ended] = False
     else:
         raise RuntimeError(f"{len(np.flatnonzero(live))} games still running after {MAX_STEPS:,} steps")
-    return totals, owner, truncated
+    return totals, truncated
 
 
 def _win_shares(totals: np.ndarray) -> np.ndarray:
@@ -230,4 +248,4 @@ def _win_shares(totals: np.ndarray) -> np.ndarray:
     return top / top.sum(axis=1, keepdims=True)
 
 
-__all__ = ["BATCH_ROWS", "HeadToHead", "check_match", "head_to_head"]
+__all__ = ["BATCH_ROWS", "HeadToHead", "check_match", "head_to_head", "match_rows", "play_rows"]

@@ -13,10 +13,12 @@ also be different deals: a seed played twice is the same deals twice, which
 would narrow the intervals without adding information, so it is refused.
 
 A piece is a folder ``pokerzoo evaluate`` wrote (``report.json`` and
-``games.csv``). ``games.csv`` holds every game and seat with the tallies the
-bidding and betting statistics count; files written before those columns
-existed pool their rewards, and the pooled report then leaves the bidding
-and betting statistics out (they would count only some of the games).
+``games.csv``), on either engine: a batched tournament's report is the scalar
+one's, and its games are the same games, so pieces of both engines pool.
+``games.csv`` holds every game and seat with the tallies the bidding and
+betting statistics count; files written before those columns existed pool
+their rewards, and the pooled report then leaves the bidding and betting
+statistics out (they would count only some of the games).
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ def read_piece(folder: str | Path) -> Piece:
         raise ValueError(f"{folder}: not a folder (pool reads the folders pokerzoo evaluate writes)")
     for name in ("report.json", "games.csv"):
         if not (folder / name).is_file():
-            why = " (a batched match's report has none; pool scalar tournaments)" if name == "games.csv" else ""
+            why = " (batched head-to-head reports written before the batched tournament have none)" if (
+                name == "games.csv") else ""  # fmt: skip
             raise _refuse(folder, f"no {name}: not a folder pokerzoo evaluate wrote{why}")
     try:
         summary = json.loads((folder / "report.json").read_text())

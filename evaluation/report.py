@@ -370,6 +370,8 @@ def markdown(summary: dict) -> str:
     mode = "duplicate deals" if summary["duplicate"] else "independent deals"
     if summary.get("seating") == "shuffled":
         mode += ", the rotations of each deal's own order of the agents"
+    if summary.get("engine") == "batched":
+        mode += ", on the batched engine"
     pieces = summary.get("pooled_from")
     seeds = f"pooled from {len(pieces)} tournaments, seeds {', '.join(str(p['seed']) for p in pieces)}" if pieces else (
         f"seed {summary['seed']}")  # fmt: skip

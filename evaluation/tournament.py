@@ -270,6 +270,52 @@ class ActionKinds:
         return found
 
 
+class SeatTallies:
+    """What a game's report counts per seat, one decision at a time: ``decisions`` [bidding-phase, other] and
+    ``betting`` [fold legal, folded, raise legal, raised], and the game's ``steps``.
+
+    One mechanism for both harnesses: ``play_game`` counts a scalar game with it, and the batched tournament
+    (``pokerzoo.evaluation.batched_tournament``) counts each row's scalar twin with it, so their reports agree.
+    """
+
+    __slots__ = ("betting", "bidding_phases", "decisions", "steps")
+
+    def __init__(self, game: Game):
+        self.bidding_phases = game.BIDDING_PHASES
+        self.decisions = [[0, 0] for _ in range(game.num_players)]
+        self.betting = [[0, 0, 0, 0] for _ in range(game.num_players)]
+        self.steps = 0
+
+    def add(self, game: Game, kinds: ActionKinds, seat: int, phase: str, mask: np.ndarray, action: int) -> None:
+        """Count seat ``seat`` choosing legal ``action`` under ``mask`` in ``phase`` (before it is applied)."""
+        self.decisions[seat][0 if phase in self.bidding_phases else 1] += 1
+        fold, raise_ = kinds.legal(game, phase, mask)
+        if fold is not None:
+            tally = self.betting[seat]
+            tally[0] += 1
+            if fold[action]:
+                tally[1] += 1
+        if raise_ is not None:
+            tally = self.betting[seat]
+            tally[2] += 1
+            if raise_[action]:
+                tally[3] += 1
+        self.steps += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"decisions": self.decisions, "betting": self.betting, "steps": self.steps}
+
+
+def illegal_action(game: Game, who: str, seat: int, action: int, phase: str, step: int) -> ValueError:
+    """The error for an agent's illegal choice: the agent, the seed, the step and phase, the legal actions."""
+    name = game.action_name(action) if 0 <= action < game.num_actions else "out of range"
+    return ValueError(
+        f"agent {who} in seat {seat} chose illegal action {action} ({name}) in {game.NAME} "
+        f"seed {game.seed}, step {step}, phase {phase!r}; "
+        f"legal: {', '.join(game.legal_action_names())}"
+    )
+
+
 def play_game(
     game: Game,
     agents: Sequence[Agent],
@@ -280,20 +326,16 @@ def play_game(
 ) -> dict[str, Any]:
     """Play ``game`` to the end with ``agents[seat]`` in each seat; returns the per-seat tallies.
 
-    Tallies: ``decisions`` per seat [bidding-phase, other], ``betting`` per seat
+    Tallies (``SeatTallies``): ``decisions`` per seat [bidding-phase, other], ``betting`` per seat
     [fold legal, folded, raise legal, raised], ``steps``. An agent choosing an
     illegal action is an error naming the agent, the seed and the step.
     ``names``, when given, receives each action's name as it is taken (for hand histories);
     ``details`` each decision's ``Agent.decision_details()`` (None where the agent says nothing).
     """
-    n = game.num_players
     kinds = kinds or ActionKinds(game.num_actions)
-    bidding_phases = game.BIDDING_PHASES
-    decisions = [[0, 0] for _ in range(n)]
-    betting = [[0, 0, 0, 0] for _ in range(n)]
-    steps = 0
+    tallies = SeatTallies(game)
     while not game.is_over:
-        if steps >= MAX_STEPS:
+        if tallies.steps >= MAX_STEPS:
             raise RuntimeError(f"{game.NAME} seed {game.seed}: no end after {MAX_STEPS} steps")
         p = game.current_player
         mask = game.legal_mask()
@@ -301,32 +343,14 @@ def play_game(
         phase = view.phase
         action = int(agents[p].act(view, mask, game))
         if not (0 <= action < mask.size and mask[action]):
-            who = labels[p] if labels else repr(agents[p])
-            name = game.action_name(action) if 0 <= action < mask.size else "out of range"
-            raise ValueError(
-                f"agent {who} in seat {p} chose illegal action {action} ({name}) in {game.NAME} "
-                f"seed {game.seed}, step {steps}, phase {phase!r}; "
-                f"legal: {', '.join(game.legal_action_names())}"
-            )
-        decisions[p][0 if phase in bidding_phases else 1] += 1
-        fold, raise_ = kinds.legal(game, phase, mask)
-        if fold is not None:
-            tally = betting[p]
-            tally[0] += 1
-            if fold[action]:
-                tally[1] += 1
-        if raise_ is not None:
-            tally = betting[p]
-            tally[2] += 1
-            if raise_[action]:
-                tally[3] += 1
+            raise illegal_action(game, labels[p] if labels else repr(agents[p]), p, action, phase, tallies.steps)
+        tallies.add(game, kinds, p, phase, mask, action)
         if names is not None:
             names.append(game.action_name(action))
         if details is not None:
             details.append(agents[p].decision_details())
         game.apply(action)
-        steps += 1
-    return {"decisions": decisions, "betting": betting, "steps": steps}
+    return tallies.as_dict()
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -371,6 +395,34 @@ class TournamentResult:
     seconds: float
     seating: str = "rotations"  # the seating mode played (``resolve_seating``): ``shuffled`` varies by deal
 
+    @classmethod
+    def of(
+        cls,
+        t: Tournament,
+        num_players: int,
+        lineups: list[tuple[int, ...]],
+        records: list[GameRecord],
+        workers: int,
+        seconds: float,
+    ) -> TournamentResult:
+        """The result of tournament ``t`` played with these lineups, whichever engine played its games."""
+        return cls(
+            env_name=t.game,
+            config=dict(t.config),
+            agents=t.agents,
+            labels=unique_labels(list(t.agents)),
+            num_players=num_players,
+            seatings=lineups,
+            deals=t.deals,
+            seed=t.seed,
+            duplicate=t.duplicate,
+            unit=spec(t.game).unit,
+            records=records,
+            workers=workers,
+            seconds=seconds,
+            seating=resolve_seating(len(t.agents), num_players, t.seating),
+        )
+
 
 class DealRunner:
     """Plays whole deals; one lives in every worker process (and one in-process for a single worker)."""
@@ -406,7 +458,6 @@ class DealRunner:
                 names,
                 details,
             )
-            rewards = game.total_rewards
             hist = None
             if t.record:
                 hist = history.make_record(
@@ -418,24 +469,30 @@ class DealRunner:
                     action_names=names,
                     decisions=details,
                 )
-            records.append(
-                GameRecord(
-                    deal=deal,
-                    lineup=r,
-                    seed=seed,
-                    seats=lineup,
-                    rewards=tuple(float(x) for x in rewards),
-                    win_shares=win_shares(rewards),
-                    units=count_units(game),
-                    steps=tally["steps"],
-                    truncated=bool(game.is_truncated),
-                    decisions=tuple(tuple(row) for row in tally["decisions"]),
-                    betting=tuple(tuple(row) for row in tally["betting"]),
-                    bids=read_bids(game),
-                    history=hist,
-                )
-            )
+            records.append(game_record(game, deal, r, lineup, tally, hist))
         return records
+
+
+def game_record(
+    game: Game, deal: int, lineup: int, seats: tuple[int, ...], tally: dict[str, Any], hist: dict | None = None
+) -> GameRecord:
+    """The record of finished ``game``, lineup ``lineup`` of deal ``deal``, with its ``SeatTallies.as_dict()``."""
+    rewards = game.total_rewards
+    return GameRecord(
+        deal=deal,
+        lineup=lineup,
+        seed=game.seed,
+        seats=tuple(seats),
+        rewards=tuple(float(x) for x in rewards),
+        win_shares=win_shares(rewards),
+        units=count_units(game),
+        steps=tally["steps"],
+        truncated=bool(game.is_truncated),
+        decisions=tuple(tuple(row) for row in tally["decisions"]),
+        betting=tuple(tuple(row) for row in tally["betting"]),
+        bids=read_bids(game),
+        history=hist,
+    )
 
 
 _WORKER: DealRunner | None = None
@@ -551,19 +608,4 @@ def run_tournament(
             bar.update(1)
     finally:
         bar.close()
-    return TournamentResult(
-        env_name=t.game,
-        config=dict(t.config),
-        agents=t.agents,
-        labels=unique_labels(list(t.agents)),
-        num_players=num_players,
-        seatings=lineups,
-        deals=t.deals,
-        seed=t.seed,
-        duplicate=t.duplicate,
-        unit=spec(t.game).unit,
-        records=records,
-        workers=used,
-        seconds=time.perf_counter() - start,
-        seating=resolve_seating(len(t.agents), num_players, t.seating),
-    )
+    return TournamentResult.of(t, num_players, lineups, records, used, time.perf_counter() - start)

@@ -3,12 +3,8 @@ statistics on batched rows; with deterministic agents, exactly the scalar tourna
 
 from __future__ import annotations
 
-import json
-
-import numpy as np
 import pytest
 
-from pokerzoo.cli.main import main
 from pokerzoo.evaluation import batched, report
 from pokerzoo.evaluation.tournament import Tournament, run_tournament
 from pokerzoo.training.selfplay.league import batched_agent
@@ -85,17 +81,3 @@ def test_a_match_is_two_agents(count):
     agents = [(f"random#{i}", batched_agent("perico", {}, "random")) for i in range(count)]
     with pytest.raises(ValueError, match=f"exactly two agents, got {count}"):
         batched.head_to_head("perico", agents, deals=4)
-
-
-def test_the_cli_writes_the_report_and_prints_its_path(tmp_path, capsys):
-    out = tmp_path / "h2h"
-    rc = main(["evaluate", "breed_the_heifer", "--agents", "ppo", "equity(sampler=fast)", "--engine", "batched",
-               "--games", "20", "--seed", "5", "--out", str(out), "--no-progress"])  # fmt: skip
-    printed = capsys.readouterr().out
-    assert rc == 0
-    saved = json.loads((out / "report.json").read_text())
-    assert saved["engine"] == "batched" and saved["deals"] == 20 and saved["games"] == 40
-    assert [a["agent"] for a in saved["agents"]] == ["ppo", "equity(sampler=fast)"]
-    assert np.isfinite(saved["paired_differences"][0]["difference"]["mean"])
-    assert (out / "report.md").read_text().strip() in printed
-    assert printed.strip().endswith(f"report: {out / 'report.md'} (also report.json)")

@@ -72,6 +72,15 @@ def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deter
     )
 
 
+def has_batched_port(game: str, spec: str) -> bool:
+    """Whether agent spec ``spec`` names a batched opponent (``batched_agent`` builds it): a batched scripted
+    agent, a shipped policy or ``policy:PATH``, ``@sample`` or not. Agents without one (searches such as
+    ``ismcts``) play a batched tournament on its scalar twins instead."""
+    member = spec.removesuffix(SAMPLE_SUFFIX)
+    name, _ = parse_call(member)
+    return name in batched_agents(game) or member in shipped_policies(game) or member.startswith(POLICY_PREFIX)
+
+
 def batched_agent(game: str, options: Mapping[str, Any], spec: str):
     """The batched opponent an agent spec names outside a league (a batched match): a member's name, where a
     policy may end in ``@sample`` to sample instead of taking its most likely action, as in the scalar registry."""
