@@ -32,6 +32,7 @@ from pokerzoo.evaluation.tournament import (
     Tournament,
     parse_config_pairs,
     prepare,
+    resolve_workers,
     run_tournament,
     seatings,
 )
@@ -56,7 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     parser.add_argument("--out", metavar="DIR", help="report folder (default runs/evaluate/GAME-seedS-TIME)")
     add_pairs(parser, "--config", "game options, values read as YAML (e.g. boxes=2 'ante_choices=[1,2]')")
-    parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0 = all cores)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="worker processes (default 0 = all cores); with --engine batched, the processes that decide for the "
+        "agents without a batched port",
+    )
     parser.add_argument(
         "--ray",
         nargs="?",
@@ -191,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # Options of the scalar harness the batched engine has no use for, with the value that means "not given".
-SCALAR_ONLY = {"--workers": ("workers", 0), "--ray": ("ray", None), "--record": ("record", None)}
+SCALAR_ONLY = {"--ray": ("ray", None), "--record": ("record", None)}
 
 
 def run_batched(args: argparse.Namespace) -> int:
@@ -207,7 +214,7 @@ def run_batched(args: argparse.Namespace) -> int:
     given = [flag for flag, (name, unset) in SCALAR_ONLY.items() if getattr(args, name) != unset]
     if given:
         raise ValueError(
-            f"--engine batched plays every game in this process and keeps no hand histories; "
+            f"--engine batched plays on this machine and keeps no hand histories; "
             f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for --engine scalar"
         )
     t = tournament_from(args)
@@ -218,9 +225,10 @@ def run_batched(args: argparse.Namespace) -> int:
     players = [batched_agent(t.game, t.config, a) if p else make_agent(t.game, a) for a, p in zip(t.agents, ported)]
     announce(t, seatings(len(t.agents), probe.num_players, t.seating), " on the batched engine")
     scalar = [a for a, p in zip(t.agents, ported) if not p]
+    workers = resolve_workers(args.workers, t.deals) if scalar else 1
     if scalar:
-        print(f"without a batched port, deciding on the scalar twins one decision at a time: {', '.join(scalar)}",
-              flush=True)  # fmt: skip
-    result = run_batched_tournament(t, players, progress=args.progress)
+        print(f"without a batched port, deciding on the scalar twins one decision at a time (in {workers} "
+              f"process{'es' if workers > 1 else ''}): {', '.join(scalar)}", flush=True)  # fmt: skip
+    result = run_batched_tournament(t, players, progress=args.progress, workers=workers)
     write_report(result, out, args.plot, engine="batched")
     return 0

@@ -14,7 +14,9 @@ lockstep with the row's actions:
 
 * agents with a batched port (``BatchedOpponent``: ``act(env, rows)``) decide on the rows, all at once;
 * scalar agents (an ``Agent``: a search such as ``ismcts`` that has no port) decide on the twins, one decision
-  at a time, at the scalar harness's speed, in this process;
+  at a time, at the scalar harness's speed: in this process, or with ``workers`` > 1 in that many worker
+  processes (each rebuilds the scalar agents from their specs, ``make_agent``, and is sent the twins to decide
+  on; a step's decisions are spread over them);
 * the twins count the report's tallies with the scalar harness's own ``SeatTallies`` and give the records
   (``tournament.game_record``: rewards, units, bids), so the statistics are the scalar tournament's;
 * the twins check the rows as they go: the seat to act must agree at every step, the action must be legal in
@@ -31,6 +33,8 @@ registry's agents do: one instance serves all the games at once.
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -39,10 +43,12 @@ import numpy as np
 from tqdm import tqdm
 
 from pokerzoo.agents.base import Agent
+from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import game_class
 from pokerzoo.envs.batched import kernel_class
 from pokerzoo.envs.batched.opponents import BatchedOpponent
 from pokerzoo.evaluation.batched import BATCH_ROWS, play_rows
+from pokerzoo.evaluation.processes import ignore_sigint, sigint_ignored
 from pokerzoo.evaluation.tournament import (
     ActionKinds,
     DealSeeds,
@@ -115,30 +121,59 @@ class Twins:
         return out
 
 
-class ScalarSeats:
-    """A scalar agent as a batched opponent: it decides on each asked row's twin, one decision at a time."""
+def decide(agent: Agent, game, seed: int) -> int:
+    """``agent``'s decision in ``game``, its generator started from ``seed``."""
+    agent.seed(seed)
+    p = game.current_player
+    return int(agent.act(game.view(p), game.legal_mask(), game))
 
-    def __init__(self, agent: Agent, index: int):
+
+_AGENTS: dict[int, Agent] = {}  # a worker's scalar agents, by their place in the tournament
+
+
+def _init_worker(game: str, specs: dict[int, str]) -> None:
+    ignore_sigint()
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
+    _AGENTS.update({i: make_agent(game, spec) for i, spec in specs.items()})
+    torch = sys.modules.get("torch")  # loaded by a policy agent
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def _decide(task: tuple[int, object, int]) -> int:
+    index, game, seed = task
+    return decide(_AGENTS[index], game, seed)
+
+
+class ScalarSeats:
+    """A scalar agent as a batched opponent: it decides on each asked row's twin, one decision at a time, here
+    or spread over ``pool``'s workers (``run_batched_tournament``'s ``workers``)."""
+
+    def __init__(self, agent: Agent, index: int, pool=None, workers: int = 1):
         self.agent = agent
         self.index = index  # the agent's place in the tournament (its seed in ``DealSeeds.agents``)
+        self.pool = pool
+        self.workers = workers
         self.twins: Twins | None = None
 
     def seed(self, seed: int | None) -> None:
         """Nothing to do: the agent is reseeded per decision from its row's seed (module docstring)."""
 
     def act(self, env, rows: np.ndarray) -> np.ndarray:
-        assert self.twins is not None, "ScalarSeats.act before a batch's twins were set"
-        out = np.empty(len(rows), dtype=np.int64)
-        for k, row in enumerate(rows.tolist()):
-            game = self.twins.games[row]
-            decision = self.twins.tallies[row].steps
-            self.agent.seed(
-                int(np.random.SeedSequence([self.twins.agent_seeds[row][self.index], decision])
-                    .generate_state(1, np.uint64)[0] >> 1)
-            )  # fmt: skip
-            p = game.current_player
-            out[k] = int(self.agent.act(game.view(p), game.legal_mask(), game))
-        return out
+        twins = self.twins
+        assert twins is not None, "ScalarSeats.act before a batch's twins were set"
+        seeds = [
+            int(np.random.SeedSequence([twins.agent_seeds[row][self.index], twins.tallies[row].steps])
+                .generate_state(1, np.uint64)[0] >> 1)
+            for row in rows.tolist()
+        ]  # fmt: skip
+        games = [twins.games[row] for row in rows.tolist()]
+        if self.pool is None or len(rows) == 1:
+            return np.array([decide(self.agent, g, s) for g, s in zip(games, seeds)], dtype=np.int64)
+        tasks = [(self.index, g, s) for g, s in zip(games, seeds)]
+        chunk = max(1, len(tasks) // (4 * self.workers))
+        return np.array(self.pool.map(_decide, tasks, chunksize=chunk), dtype=np.int64)
 
 
 def check_players(t: Tournament, players: Sequence[Player]) -> None:
@@ -158,23 +193,34 @@ def run_batched_tournament(
     *,
     batch_rows: int = BATCH_ROWS,
     progress: bool | None = None,
+    workers: int = 1,
+    start_method: str = "spawn",
 ) -> TournamentResult:
     """Play tournament ``t`` on the batched engine with ``players[i]`` for ``t.agents[i]`` (module docstring): a
     batched opponent, or a scalar ``Agent`` that plays on the twins. Returns the scalar tournament's result.
 
     ``batch_rows``: games stepped at once (whole deals); ``progress``: a bar over the games, advanced as each
-    ends (None: when stderr is a terminal). Raises ValueError naming a game without a batched engine, a bad
+    ends (None: when stderr is a terminal). ``workers``: processes for the scalar agents' decisions (1: this
+    process; more: each worker rebuilds them from ``t.agents`` with ``make_agent``, so they must be registry
+    specs; the results are the same either way). Workers are spawned: a script that uses more than one must
+    call this under ``if __name__ == "__main__":``. Raises ValueError naming a game without a batched engine, a bad
     option or size.
     """
     check_players(t, players)
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise ValueError(f"batch_rows={batch_rows!r}: expected an int >= 1")
+    for name, value in (("batch_rows", batch_rows), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name}={value!r}: expected an int >= 1")
     kernel = kernel_class(t.game)
     num_players = game_class(t.game)(seed=0, **t.config).num_players  # raises ConfigError naming a bad option
     lineups = seatings(len(t.agents), num_players, t.seating)
     mode = resolve_seating(len(t.agents), num_players, t.seating)
     labels = unique_labels(list(t.agents))
-    seats = [ScalarSeats(p, i) if isinstance(p, Agent) else p for i, p in enumerate(players)]
+    scalar = {i: t.agents[i] for i, p in enumerate(players) if isinstance(p, Agent)}
+    pool = None
+    if scalar and workers > 1:
+        with sigint_ignored():
+            pool = mp.get_context(start_method).Pool(workers, initializer=_init_worker, initargs=(t.game, scalar))
+    seats = [ScalarSeats(p, i, pool, workers) if i in scalar else p for i, p in enumerate(players)]
     show = sys.stderr.isatty() if progress is None else bool(progress)
     bar = tqdm(
         total=t.deals * len(lineups), unit="game", desc=f"{t.game} batched", disable=not show, dynamic_ncols=True
@@ -205,7 +251,10 @@ def run_batched_tournament(
         for p in seats:
             if isinstance(p, ScalarSeats):
                 p.twins = None
-    return TournamentResult.of(t, num_players, lineups, records, 1, time.perf_counter() - started)
+        if pool is not None:
+            pool.terminate()
+    used = workers if pool is not None else 1
+    return TournamentResult.of(t, num_players, lineups, records, used, time.perf_counter() - started)
 
 
 __all__ = ["ScalarSeats", "Twins", "check_players", "run_batched_tournament"]

@@ -66,7 +66,7 @@ def bad_arguments(f: dict[str, Path]) -> list[list[str]]:
         ["evaluate", "breed_the_heifer", "--agents", "random", "equity(bogus=1)", "--engine", "batched"],
         ["evaluate", "breed_the_heifer", "--agents", "random", "ppo", "--engine", "batched", "--games", "0"],
         ["evaluate", "breed_the_heifer", "--agents", "random", "ppo", "--engine", "batched", "--seed", "-1"],
-        ["evaluate", "breed_the_heifer", "--agents", "random", "ppo", "--engine", "batched", "--workers", "2"],
+        ["evaluate", "breed_the_heifer", "--agents", "random", "ppo", "--engine", "batched", "--ray", "auto"],
         ["evaluate", "breed_the_heifer", "--agents", "random", "ppo", "--engine", "batched", "--config",
          "num_players=99"],
         ["evaluate", "caribbean_stud", "--agents", "random", "ppo", "--engine", "batched", "--out", blocked],

@@ -68,6 +68,8 @@ def test_scalar_agents_play_on_the_twins_and_a_tournament_reproduces():
     assert sum(sum(d) for r in first.records for d, a in zip(r.decisions, r.seats) if a == 1) > 0  # ismcts acted
     other = batched(replace(t, seed=4), batch_rows=9)
     assert [r.rewards for r in other.records] != [r.rewards for r in first.records]
+    spread = batched(t, batch_rows=9, workers=2)  # ismcts's decisions spread over two worker processes
+    assert spread.records == first.records and spread.workers == 2
 
 
 class Illegal:
@@ -112,6 +114,7 @@ def test_a_row_that_leaves_its_twin_is_an_error_naming_the_seed():
         ({"bad_player": object()}, r"agent 'equity': <object .*> is neither a scalar Agent nor a batched opponent"),
         ({"record": True}, r"keeps no hand histories"),
         ({"batch_rows": 0}, r"batch_rows=0: expected an int >= 1"),
+        ({"workers": 0}, r"workers=0: expected an int >= 1"),
         ({"config": {"num_players": 99}}, r"num_players=99 is out of range"),
     ],
 )
@@ -122,7 +125,8 @@ def test_bad_tournaments_are_refused_by_name(change, message):
     if "bad_player" in change:
         seated[1] = change["bad_player"]
     with pytest.raises((ValueError, TypeError), match=message):
-        run_batched_tournament(t, seated, progress=False, batch_rows=change.get("batch_rows", 64))
+        run_batched_tournament(t, seated, progress=False, batch_rows=change.get("batch_rows", 64),
+                               workers=change.get("workers", 1))  # fmt: skip
 
 
 def test_scalar_seats_reseed_per_decision_from_the_rows_seed():
@@ -135,10 +139,10 @@ def test_scalar_seats_reseed_per_decision_from_the_rows_seed():
 def test_the_cli_writes_the_scalar_report_and_its_games_pool_with_a_scalar_piece(tmp_path, capsys):
     common = ["evaluate", "raspisnoy_poker", "--agents", "ppo", "heuristic", "heuristic+ppo", "--config",
               "schedule=single", "--games", "3", "--no-progress", "--no-plot"]  # fmt: skip
-    rc = main([*common, "--engine", "batched", "--seed", "5", "--out", str(tmp_path / "b")])
+    rc = main([*common, "--engine", "batched", "--workers", "1", "--seed", "5", "--out", str(tmp_path / "b")])
     printed = capsys.readouterr().out
     assert rc == 0
-    assert "without a batched port, deciding on the scalar twins one decision at a time: heuristic+ppo" in printed
+    assert "deciding on the scalar twins one decision at a time (in 1 process): heuristic+ppo" in printed
     saved = json.loads((tmp_path / "b" / "report.json").read_text())
     assert saved["engine"] == "batched" and saved["deals"] == 3 and saved["games"] == 9
     assert saved["seating"] == "shuffled" and [a["agent"] for a in saved["agents"]] == ["ppo", "heuristic",
