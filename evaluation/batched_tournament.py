@@ -71,11 +71,17 @@ class Twins:
     """The scalar twin of every row of a batch: the reference game, its tallies, its seat per agent's seed."""
 
     def __init__(
-        self, t: Tournament, rows: list[tuple[int, int, tuple[int, ...], DealSeeds]], labels: list[str], bar: tqdm
+        self,
+        t: Tournament,
+        rows: list[tuple[int, int, tuple[int, ...], DealSeeds]],
+        labels: list[str],
+        bar: tqdm,
+        batch: str = "",
     ):
         cls = game_class(t.game)
-        self.bar = bar  # advanced by one for every game that ends
-        self.stepped = False
+        self.bar = bar  # advanced by one for every game that ends; its note says where the batch is
+        self.batch = batch
+        self.steps = 0
         self.labels = labels
         self.where = [(deal, r, lineup) for deal, r, lineup, _ in rows]
         self.games = [cls(seed=seeds.games[r], **t.config) for _, r, _, seeds in rows]
@@ -86,9 +92,8 @@ class Twins:
     def step(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
         """Apply each live row's action to its twin (``play_rows``'s ``on_step``), checking first that the row and
         the twin have the same seat to act and that the action is legal in the twin."""
-        if not self.stepped:  # the kernels are loaded: the batch's first step is under way
-            self.bar.set_postfix_str("")
-            self.stepped = True
+        self.steps += 1
+        self.bar.set_postfix_str(f"{self.batch}step {self.steps}, {len(rows):,} games playing")
         for row, seat, action in zip(rows.tolist(), seats.tolist(), actions.tolist()):
             game, tally = self.games[row], self.tallies[row]
             p = game.current_player
@@ -236,7 +241,8 @@ def run_batched_tournament(
                 seeds = DealSeeds.draw(t.seed, deal, len(lineups), len(t.agents), t.duplicate)
                 for r, lineup in enumerate(deal_lineups(lineups, mode, t.seed, deal, len(t.agents))):
                     rows.append((deal, r, lineup, seeds))
-            twins = Twins(t, rows, labels, bar)
+            batches = -(-t.deals // per_batch)
+            twins = Twins(t, rows, labels, bar, f"batch {batch + 1}/{batches}, " if batches > 1 else "")
             for i, p in enumerate(seats):
                 if isinstance(p, ScalarSeats):
                     p.twins = twins
