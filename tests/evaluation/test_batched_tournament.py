@@ -155,3 +155,19 @@ def test_the_cli_writes_the_scalar_report_and_its_games_pool_with_a_scalar_piece
     _, summary = pool([tmp_path / "b", tmp_path / "s"])
     assert summary["deals"] == 6 and summary["seed"] == [5, 6]
     assert all(a["bidding"]["bids"] > 0 for a in summary["agents"])  # the tallies of both engines' games
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "ported"),
+    [
+        ("breed_the_heifer", "equity(sampler=fast)", True),
+        ("breed_the_heifer", "pimc(budget=900)", True),
+        ("breed_the_heifer", "ismcts", False),
+        ("breed_the_heifer", "pimc_batched(budget=900)", False),  # a scalar agent whose own playouts are batched
+        ("perico", "ppo@sample", True),
+        ("perico", "policy:somewhere/policy.json", True),
+        ("raspisnoy_poker", "heuristic+ppo", False),
+    ],
+)
+def test_which_agents_play_batched(game, spec, ported):
+    assert has_batched_port(game, spec) is ported
