@@ -34,7 +34,6 @@ registry's agents do: one instance serves all the games at once.
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -48,7 +47,7 @@ from pokerzoo.envs import game_class
 from pokerzoo.envs.batched import kernel_class
 from pokerzoo.envs.batched.opponents import BatchedOpponent
 from pokerzoo.evaluation.batched import BATCH_ROWS, play_rows
-from pokerzoo.evaluation.processes import ignore_sigint, sigint_ignored
+from pokerzoo.evaluation.processes import sigint_ignored, start_worker
 from pokerzoo.evaluation.tournament import (
     ActionKinds,
     DealSeeds,
@@ -137,13 +136,9 @@ _AGENTS: dict[int, Agent] = {}  # a worker's scalar agents, by their place in th
 
 
 def _init_worker(game: str, specs: dict[int, str]) -> None:
-    ignore_sigint()
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
+    start_worker()
     _AGENTS.update({i: make_agent(game, spec) for i, spec in specs.items()})
-    torch = sys.modules.get("torch")  # loaded by a policy agent
-    if torch is not None:
-        torch.set_num_threads(1)
+    start_worker()  # again: building the agents may have loaded torch
 
 
 def _decide(task: tuple[int, object, int]) -> int:

@@ -55,7 +55,6 @@ import itertools
 import math
 import multiprocessing as mp
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -72,7 +71,7 @@ from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game
 from pokerzoo.envs.registry import canonical, spec
 from pokerzoo.evaluation import history
-from pokerzoo.evaluation.processes import ignore_sigint, sigint_ignored
+from pokerzoo.evaluation.processes import sigint_ignored, start_worker
 
 MAX_STEPS = 1_000_000  # a game that runs longer than this is a bug in the game or an agent
 
@@ -500,13 +499,9 @@ _WORKER: DealRunner | None = None
 
 def _init_worker(t: Tournament, lineups: list[tuple[int, ...]]) -> None:
     global _WORKER
-    ignore_sigint()
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(var, "1")  # workers are the parallelism; no nested thread pools
+    start_worker()
     _WORKER = DealRunner(t, lineups)
-    torch = sys.modules.get("torch")  # loaded by a policy agent, or by the main module re-imported here
-    if torch is not None:
-        torch.set_num_threads(1)
+    start_worker()  # again: building the agents may have loaded torch
 
 
 def _work(deal: int) -> list[GameRecord]:
