@@ -181,7 +181,7 @@ def check_players(t: Tournament, players: Sequence[Player]) -> None:
     if len(players) != len(t.agents):
         raise ValueError(f"{len(t.agents)} agent specs but {len(players)} players")
     for label, p in zip(t.agents, players):
-        if not isinstance(p, Agent) and not (callable(getattr(p, "act", None)) and callable(getattr(p, "seed", None))):
+        if not isinstance(p, Agent | BatchedOpponent):
             raise TypeError(f"agent {label!r}: {p!r} is neither a scalar Agent nor a batched opponent")
     if t.record:
         raise ValueError("a batched tournament keeps no hand histories; record them with the scalar engine")
@@ -229,6 +229,7 @@ def run_batched_tournament(
     started = time.perf_counter()
     records: list[GameRecord] = []
     per_batch = max(1, batch_rows // len(lineups))
+    batches = -(-t.deals // per_batch)
     try:
         for batch, first in enumerate(range(0, t.deals, per_batch)):
             rows = []
@@ -236,7 +237,6 @@ def run_batched_tournament(
                 seeds = DealSeeds.draw(t.seed, deal, len(lineups), len(t.agents), t.duplicate)
                 for r, lineup in enumerate(deal_lineups(lineups, mode, t.seed, deal, len(t.agents))):
                     rows.append((deal, r, lineup, seeds))
-            batches = -(-t.deals // per_batch)
             twins = Twins(t, rows, labels, bar, f"batch {batch + 1}/{batches}, " if batches > 1 else "")
             for i, p in enumerate(seats):
                 if isinstance(p, ScalarSeats):

@@ -149,12 +149,14 @@ class PimcOpponent:
         self.last_rows = sum(s.rows for s in searched)
         returns = []
         batch: list[Search] = []
+        held = 0  # the rows of ``batch``
         for search in [*searched, None]:  # as many decisions at once as MAX_ROWS rows hold, in order
-            if batch and (search is None or sum(s.rows for s in batch) + search.rows > MAX_ROWS):
+            if batch and (search is None or held + search.rows > MAX_ROWS):
                 returns.append(self._search(env, world, batch, out))
-                batch = []
+                batch, held = [], 0
             if search is not None:
                 batch.append(search)
+                held += search.rows
         self.last_returns = np.concatenate(returns) if returns else np.empty(0)
         return out
 

@@ -20,7 +20,7 @@ adapters' opponent seats. ``seed(seed)`` reseeds its own randomness.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pokerzoo.envs.batched.core import BatchedEnv
 
 
+@runtime_checkable
 class BatchedOpponent(Protocol):
     def act(self, env: BatchedEnv, rows: np.ndarray) -> np.ndarray:
         """A legal action (int64) for the decision waiting in each row of ``rows``."""
