@@ -32,7 +32,7 @@ COMMANDS = {
     "serve": ("pokerzoo.cli.serve", "play a game in the browser against agents (local web server)"),
     "train": ("pokerzoo.cli.train", "train a policy from a YAML config (batched self-play PPO or MaskablePPO)"),
     "demo": ("pokerzoo.cli.demo", "the main demonstration (what `make demo` runs)"),
-    "policy": ("pokerzoo.cli.policy", "convert a trusted SB3 zip into a code-free policy file, or show one"),
+    "policy": ("pokerzoo.cli.policy", "convert an SB3 zip into a code-free policy, show one, or average checkpoints"),
 }
 
 

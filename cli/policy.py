@@ -1,10 +1,12 @@
-"""Policy files: convert a trusted Stable-Baselines3 zip into pokerzoo's code-free format, or show one.
+"""Policy files: convert a trusted Stable-Baselines3 zip into pokerzoo's code-free format, show one, or average
+the weights of checkpoints of one run.
 
 Examples:
 
     pokerzoo policy convert --trust runs/old/final/policy.zip
     pokerzoo policy convert --trust model.zip --game perico --out policies/mine.json
     pokerzoo policy show agents/policies/perico/ppo.json
+    pokerzoo policy average runs/train/x/checkpoints/step_*/policy.json --out runs/x_mean/policy.json
 
 A pokerzoo policy is NAME.json (the document: game, options, sizes,
 architecture, provenance) and NAME.safetensors (the weights); loading one
@@ -22,6 +24,7 @@ from pathlib import Path
 from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy
 from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
+from pokerzoo.training.policy_average import average_policies
 from pokerzoo.training.policy_export import TRUST_NOTE, convert_sb3_zip
 
 
@@ -49,10 +52,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     convert.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
     show = sub.add_parser("show", help="check a policy file and print its document (weights summarised)")
     show.add_argument("file", help="NAME.json or NAME.safetensors")
+    average = sub.add_parser(
+        "average",
+        help="the mean of the weights of checkpoints of one run, as one policy",
+        description="Write the uniform mean of the weights of two or more policies that are the same network "
+        "(checkpoints of one training run): stochastic weight averaging, after the run.",
+    )
+    average.add_argument("files", nargs="+", metavar="FILE", help="the policies (NAME.json), two or more")
+    average.add_argument("--out", metavar="NAME.json", required=True, help="the policy document to write")
+    average.add_argument("--weights", choices=WEIGHT_DTYPES, help="how the weights are stored (default: as the first)")
+    average.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
 
 
 def run(args: argparse.Namespace) -> int:
-    return _convert(args) if args.action == "convert" else _show(args)
+    return {"convert": _convert, "show": _show, "average": _average}[args.action](args)
+
+
+def _average(args: argparse.Namespace) -> int:
+    written = average_policies(args.files, args.out, dtype=args.weights, force=args.force)
+    print(f"wrote {written} and {written.with_suffix('.safetensors')}: the mean of {len(args.files)} policies")
+    print(f"play it with: --agents policy:{written}")
+    return 0
 
 
 def _convert(args: argparse.Namespace) -> int:
