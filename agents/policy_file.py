@@ -137,6 +137,15 @@ def document_path(path: str | Path) -> Path:
     return p
 
 
+def refuse_to_overwrite(path: str | Path, force: bool) -> None:
+    """A ValueError where either file of the policy ``path`` names exists and ``force`` is not given: a new
+    policy never replaces one silently."""
+    doc = document_path(path)
+    for p in (doc, doc.with_suffix(WEIGHTS_SUFFIX)):
+        if p.exists() and not force:
+            raise ValueError(f"{p} exists; give another --out or --force")
+
+
 def _read_bytes(path: Path, what: str, limit: int) -> bytes:
     try:
         size = path.stat().st_size

@@ -21,7 +21,7 @@ import argparse
 import json
 from pathlib import Path
 
-from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy
+from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy, refuse_to_overwrite
 from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.policy_average import average_policies
@@ -82,9 +82,7 @@ def _convert(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {out}: a policy document is NAME.json (its weights go to NAME.safetensors)")
     if not args.trust:
         raise PolicyFileError(f"refusing to open {source} without --trust. {TRUST_NOTE}")
-    for path in (out, out.with_suffix(".safetensors")):
-        if path.exists() and not args.force:
-            raise ValueError(f"{path} exists; give another --out or --force")
+    refuse_to_overwrite(out, args.force)
     provenance = None
     if args.provenance:
         try:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerzoo.agents.policy_file import PolicyFile, document_path, read_policy, write_policy
+from pokerzoo.agents.policy_file import PolicyFile, document_path, read_policy, refuse_to_overwrite, write_policy
 
 # The document entries that say which network a policy is: all must agree for the mean to be one.
 SAME_NETWORK = ("game", "options", "observation_size", "num_actions", "prior", "architecture")
@@ -50,16 +50,15 @@ def average_policies(
         raise ValueError("the same policy is named twice: give each checkpoint once (this is the uniform mean)")
     if target.resolve() in sources:
         raise ValueError(f"{target} is one of the policies averaged: write the mean elsewhere")
-    for path in (target, target.with_suffix(".safetensors")):
-        if path.exists() and not force:
-            raise ValueError(f"{path} exists; give another output or force=True (--force)")
+    refuse_to_overwrite(target, force)
     first = files[0]
     for other in files[1:]:
         _check_same_network(first, other)
     tensors = {name: np.mean([f.tensors[name].astype(np.float64) for f in files], axis=0) for name in first.tensors}
     document = {k: v for k, v in first.document.items() if k not in ("format", "weights")}
-    latest = max(files, key=lambda f: _source(f)["timesteps"] or 0)  # the most experience behind the mean
-    document["provenance"] = {**latest.document.get("provenance", {}), "averaged": [_source(f) for f in files]}
+    inputs = [_source(f) for f in files]
+    latest = max(range(len(files)), key=lambda i: inputs[i]["timesteps"] or 0)  # the most experience behind it
+    document["provenance"] = {**files[latest].document.get("provenance", {}), "averaged": inputs}
     return write_policy(target, document, tensors, dtype=dtype or first.document["weights"]["dtype"])
 
 
