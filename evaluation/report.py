@@ -239,6 +239,56 @@ def _betting(records, agent: int) -> dict | None:
     }
 
 
+def tablemate_effects(result: TournamentResult, level: float = LEVEL) -> list[dict] | None:
+    """For every agent and every other agent: its reward per seat-game at tables where the other sits, minus at
+    tables where the other does not, paired by deal (a deal's difference of the two means; deals with only one
+    kind of table are left out). None for one-seat games and where no agent ever sits out (every agent at
+    every table).
+
+    Why: a round-robin's mean is taken over mixed tables, so an agent's place in it mixes how it plays with
+    how much it takes from each tablemate. An agent that leads because it exploits ``calling_station`` and one
+    that leads against the strong agents read alike in the means; this says which is which, deal-paired like
+    the other intervals.
+    """
+    a, d = len(result.labels), result.deals
+    if result.num_players == 1 or all(len(set(rec.seats)) == a for rec in result.records):
+        return None
+    reward = np.zeros((d, a))  # per deal: the agent's summed reward, its seat-games
+    count = np.zeros((d, a))
+    with_reward = np.zeros((d, a, a))  # [deal, agent, tablemate]: the same at tables where the tablemate sits
+    with_count = np.zeros((d, a, a))
+    for rec in result.records:
+        present = np.zeros(a)
+        game_reward = np.zeros(a)
+        game_count = np.zeros(a)
+        for seat, agent in enumerate(rec.seats):
+            present[agent] = 1.0
+            game_reward[agent] += rec.rewards[seat]
+            game_count[agent] += 1
+        reward[rec.deal] += game_reward
+        count[rec.deal] += game_count
+        with_reward[rec.deal] += np.outer(game_reward, present)
+        with_count[rec.deal] += np.outer(game_count, present)
+    out = []
+    for i in range(a):
+        for j in range(a):
+            if i == j:
+                continue
+            w_n, wo_n = with_count[:, i, j], count[:, i] - with_count[:, i, j]
+            both = (w_n > 0) & (wo_n > 0)
+            with_mean = with_reward[both, i, j] / w_n[both]
+            without_mean = (reward[both, i] - with_reward[both, i, j]) / wo_n[both]
+            out.append(
+                {
+                    "agent": result.labels[i],
+                    "tablemate": result.labels[j],
+                    "deals": int(both.sum()),
+                    "difference": mean_ci(with_mean - without_mean, level).to_dict(),
+                }
+            )
+    return out
+
+
 def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
     """Everything the report shows, as one JSON-ready dict."""
     arrays = per_deal_arrays(result)
@@ -318,6 +368,7 @@ def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
         "truncated_games": sum(rec.truncated for rec in result.records),
         "agents": agents,
         "paired_differences": pairs,
+        "tablemate_effects": tablemate_effects(result, level),
         "seat_means": seats,
     }
 
@@ -406,6 +457,19 @@ def markdown(summary: dict) -> str:
                 sig = "yes" if d["low"] > 0 or d["high"] < 0 else "no"
             rows.append([f"`{p['a']}` − `{p['b']}`", str(p["deals"]), _est(d), sig])
         lines += _table(["pair", "deals", "difference", "significant"], rows)
+
+    effects = summary.get("tablemate_effects")
+    if effects:
+        labels = [a["agent"] for a in summary["agents"]]
+        cell = {(e["agent"], e["tablemate"]): _est(e["difference"], 2) for e in effects}
+        lines += [
+            "",
+            f"### Tablemates (reward/game with the column's agent at the table minus without it, same deals, {lvl} CI)",
+            "",
+        ]
+        rows = [[f"`{a}`", *("" if a == b else cell[a, b] for b in labels)] for a in labels]
+        lines += _table(["agent \\ tablemate", *(f"`{b}`" for b in labels)], rows)
+        lines += ["", "A column reads who gains from that agent's company (a weak agent's column is positive)."]
 
     bidding = [a for a in summary["agents"] if "bidding" in a]
     if bidding:

@@ -385,6 +385,64 @@ def test_bids_read_from_events_and_summarized():
     assert "### Bidding" in text and "reward/deal" in text
 
 
+def _hand_made(seats_rewards: list[list[tuple[tuple[int, ...], tuple[float, ...]]]], labels: list[str]):
+    """A result from games given per deal as (seats, rewards)."""
+    records = [
+        GameRecord(
+            deal=deal,
+            lineup=k,
+            seed=deal,
+            seats=seats,
+            rewards=rewards,
+            win_shares=(0.0,) * len(seats),
+            units=None,
+            steps=1,
+            truncated=False,
+            decisions=((0, 1),) * len(seats),
+            betting=((0,) * 4,) * len(seats),
+        )
+        for deal, games in enumerate(seats_rewards)
+        for k, (seats, rewards) in enumerate(games)
+    ]
+    n = len(records[0].seats)
+    return TournamentResult(
+        env_name="fake_v0", config={}, agents=tuple(labels), labels=labels, num_players=n,
+        seatings=[g[0] for g in seats_rewards[0]], deals=len(seats_rewards), seed=0, duplicate=True, unit=None,
+        records=records, workers=1, seconds=0.0,
+    )  # fmt: skip
+
+
+def test_tablemate_effects_pair_with_and_without_by_deal():
+    """Three agents at two seats: each agent's reward with a tablemate minus without it, a deal at a time."""
+    deals = [
+        [((0, 1), (3.0, -3.0)), ((1, 2), (1.0, -1.0)), ((2, 0), (4.0, -4.0))],
+        [((0, 1), (1.0, -1.0)), ((1, 2), (0.0, 0.0)), ((2, 0), (2.0, -2.0))],
+    ]
+    summary = report.summarize(_hand_made(deals, ["a", "b", "c"]))
+    effects = {(e["agent"], e["tablemate"]): e for e in summary["tablemate_effects"]}
+    assert len(effects) == 6
+    # a with b: 3 then 1; a without b (with c): -4 then -2; differences 7 and 3
+    a_b = effects["a", "b"]
+    assert a_b["deals"] == 2 and a_b["difference"]["mean"] == pytest.approx(5.0)
+    half = report.t_quantile(0.975, 1) * np.std([7.0, 3.0], ddof=1) / math.sqrt(2)
+    assert a_b["difference"]["high"] - a_b["difference"]["mean"] == pytest.approx(half)
+    # b with c: 1 then 0; without c: -3 then -1
+    assert effects["b", "c"]["difference"]["mean"] == pytest.approx(2.5)
+    # c with a: 4 then 2; without a (with b): -1 then 0
+    assert effects["c", "a"]["difference"]["mean"] == pytest.approx(3.5)
+    text = report.markdown(summary)
+    assert "### Tablemates" in text and "| `a` |  | +5.00 ± " in text
+
+
+def test_tablemate_effects_need_someone_sitting_out():
+    """With every agent at every table (or one seat) there is no table without a tablemate: no section."""
+    full = _hand_made([[((0, 1), (1.0, -1.0)), ((1, 0), (2.0, -2.0))]], ["a", "b"])
+    assert report.summarize(full)["tablemate_effects"] is None
+    alone = _hand_made([[((0,), (1.0,)), ((1,), (-1.0,))]], ["a", "b"])
+    assert report.summarize(alone)["tablemate_effects"] is None
+    assert "### Tablemates" not in report.markdown(report.summarize(full))
+
+
 @pytest.mark.parametrize("game", [g for g in GAMES if spec(g).unit])
 def test_games_with_a_unit_log_their_unit_ends(game):
     """A game whose registry entry names a unit logs UnitEnd events, and histories keep them as JSON."""
