@@ -544,7 +544,10 @@ def iter_deals(
             yield runner.play_deal(deal)
         return
     ctx = mp.get_context(start_method)
-    chunksize = max(1, min(64, t.deals // (workers * 8)))
+    # Chunks amortise the pipe for games of a millisecond a deal; kept small against the deal count, since imap
+    # yields in deal order and the bar moves only when a chunk is back (a search deal can take a minute of a core:
+    # 15-deal chunks left a 240-deal round-robin's bar at zero for a quarter of an hour).
+    chunksize = max(1, min(64, t.deals // (workers * 64)))
     with sigint_ignored():
         pool = ctx.Pool(workers, initializer=_init_worker, initargs=(t, lineups))
     with pool:  # leaving the block (an error, Ctrl-C) terminates the workers
