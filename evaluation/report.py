@@ -239,7 +239,9 @@ def _betting(records, agent: int) -> dict | None:
     }
 
 
-def tablemate_effects(result: TournamentResult, level: float = LEVEL) -> list[dict] | None:
+def tablemate_effects(
+    result: TournamentResult, arrays: dict[str, np.ndarray], level: float = LEVEL
+) -> list[dict] | None:
     """For every agent and every other agent: its reward per seat-game at tables where the other sits, minus at
     tables where the other does not, paired by deal (a deal's difference of the two means; deals with only one
     kind of table are left out). None for one-seat games and where no agent ever sits out (every agent at
@@ -248,14 +250,12 @@ def tablemate_effects(result: TournamentResult, level: float = LEVEL) -> list[di
     Why: a round-robin's mean is taken over mixed tables, so an agent's place in it mixes how it plays with
     how much it takes from each tablemate. An agent that leads because it exploits ``calling_station`` and one
     that leads against the strong agents read alike in the means; this says which is which, deal-paired like
-    the other intervals.
+    the other intervals. ``arrays``: the result's ``per_deal_arrays`` (each agent's reward and seat-games per deal).
     """
     a, d = len(result.labels), result.deals
     if result.num_players == 1 or all(len(set(rec.seats)) == a for rec in result.records):
         return None
-    reward = np.zeros((d, a))  # per deal: the agent's summed reward, its seat-games
-    count = np.zeros((d, a))
-    with_reward = np.zeros((d, a, a))  # [deal, agent, tablemate]: the same at tables where the tablemate sits
+    with_reward = np.zeros((d, a, a))  # [deal, agent, tablemate]: reward and seat-games where the tablemate sits
     with_count = np.zeros((d, a, a))
     for rec in result.records:
         present = np.zeros(a)
@@ -265,8 +265,6 @@ def tablemate_effects(result: TournamentResult, level: float = LEVEL) -> list[di
             present[agent] = 1.0
             game_reward[agent] += rec.rewards[seat]
             game_count[agent] += 1
-        reward[rec.deal] += game_reward
-        count[rec.deal] += game_count
         with_reward[rec.deal] += np.outer(game_reward, present)
         with_count[rec.deal] += np.outer(game_count, present)
     out = []
@@ -274,10 +272,10 @@ def tablemate_effects(result: TournamentResult, level: float = LEVEL) -> list[di
         for j in range(a):
             if i == j:
                 continue
-            w_n, wo_n = with_count[:, i, j], count[:, i] - with_count[:, i, j]
+            w_n, wo_n = with_count[:, i, j], arrays["games"][i] - with_count[:, i, j]
             both = (w_n > 0) & (wo_n > 0)
             with_mean = with_reward[both, i, j] / w_n[both]
-            without_mean = (reward[both, i] - with_reward[both, i, j]) / wo_n[both]
+            without_mean = (arrays["reward"][i, both] - with_reward[both, i, j]) / wo_n[both]
             out.append(
                 {
                     "agent": result.labels[i],
@@ -368,7 +366,7 @@ def summarize(result: TournamentResult, level: float = LEVEL) -> dict:
         "truncated_games": sum(rec.truncated for rec in result.records),
         "agents": agents,
         "paired_differences": pairs,
-        "tablemate_effects": tablemate_effects(result, level),
+        "tablemate_effects": tablemate_effects(result, arrays, level),
         "seat_means": seats,
     }
 
