@@ -12,6 +12,10 @@ same agents in the same order, the same seatings and deal mode. They must
 also be different deals: a seed played twice is the same deals twice, which
 would narrow the intervals without adding information, so it is refused.
 
+One folder alone is a pool of one: its own deals, re-read with the statistics
+``summarize`` computes now (a report written before a section existed, such
+as the tablemates matrix, gets it), every figure it had unchanged.
+
 A piece is a folder ``pokerzoo evaluate`` wrote (``report.json`` and
 ``games.csv``), on either engine: a batched tournament's report is the scalar
 one's, and its games are the same games, so pieces of both engines pool.
@@ -177,8 +181,8 @@ def _check_same_match(pieces: list[Piece]) -> None:
 
 def pool(folders: list[str | Path]) -> tuple[TournamentResult, dict]:
     """The pooled tournament (the pieces' deals renumbered one after another) and its summary."""
-    if len(folders) < 2:
-        raise ValueError(f"pool needs at least two tournament folders, got {len(folders)}")
+    if not folders:
+        raise ValueError("pool needs at least one tournament folder, got none")
     pieces = [read_piece(f) for f in folders]
     _check_same_match(pieces)
     first = pieces[0].summary

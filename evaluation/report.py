@@ -422,8 +422,12 @@ def markdown(summary: dict) -> str:
     if summary.get("engine") == "batched":
         mode += ", on the batched engine"
     pieces = summary.get("pooled_from")
-    seeds = f"pooled from {len(pieces)} tournaments, seeds {', '.join(str(p['seed']) for p in pieces)}" if pieces else (
-        f"seed {summary['seed']}")  # fmt: skip
+    if pieces and len(pieces) == 1:
+        seeds = f"seed {pieces[0]['seed']}, re-read from {pieces[0]['folder']}"
+    elif pieces:
+        seeds = f"pooled from {len(pieces)} tournaments, seeds {', '.join(str(p['seed']) for p in pieces)}"
+    else:
+        seeds = f"seed {summary['seed']}"
     lines = [
         f"## {summary['game']}: {summary['deals']} deals × {len(summary['seatings'])} seatings = "
         f"{summary['games']} games ({mode}, {seeds})",

@@ -45,6 +45,19 @@ def test_the_pool_is_the_report_of_all_the_pieces_games(tmp_path):
     assert result.records == together.records  # read back from games.csv: bids, decisions, betting and all
 
 
+def test_one_folder_is_re_read_with_every_figure_unchanged(tmp_path, capsys):
+    a = _piece(tmp_path, "a", 1, agents=("random", "heuristic", "random", "heuristic", "random"))
+    summary = json.loads((tmp_path / "a" / "report.json").read_text())
+    del summary["tablemate_effects"]  # as a report written before the section existed
+    (tmp_path / "a" / "report.json").write_text(json.dumps(summary))
+    result, again = pool([tmp_path / "a"])
+    expected = report.summarize(replace(a, records=[replace(r, history=None) for r in a.records]))
+    assert _without_volatile(again) == _without_volatile(expected)
+    assert again["tablemate_effects"] is not None and result.deals == a.deals
+    assert main(["pool", str(tmp_path / "a"), "--out", str(tmp_path / "re"), "--no-plot"]) == 0
+    assert "seed 1, re-read from" in capsys.readouterr().out
+
+
 def test_games_csv_round_trips_every_record(tmp_path):
     written = _piece(tmp_path, "a", 5, agents=("heuristic", "random", "heuristic"))
     piece = read_piece(tmp_path / "a")
@@ -105,8 +118,8 @@ def test_a_rotations_piece_and_a_shuffled_one_are_another_match_and_old_reports_
 def test_bad_folders_are_named(tmp_path):
     _piece(tmp_path, "a", 1)
     _piece(tmp_path, "b", 2)
-    with pytest.raises(ValueError, match="pool needs at least two tournament folders, got 1"):
-        pool([tmp_path / "a"])
+    with pytest.raises(ValueError, match="pool needs at least one tournament folder, got none"):
+        pool([])
     with pytest.raises(ValueError, match=r"nowhere: not a folder"):
         pool([tmp_path / "a", tmp_path / "nowhere"])
     (tmp_path / "b" / "games.csv").unlink()
