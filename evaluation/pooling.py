@@ -14,7 +14,9 @@ would narrow the intervals without adding information, so it is refused.
 
 One folder alone is a pool of one: its own deals, re-read with the statistics
 ``summarize`` computes now (a report written before a section existed, such
-as the tablemates matrix, gets it), every figure it had unchanged.
+as the tablemates matrix, gets it), every figure it had unchanged; a
+``games.csv`` from before the tally columns loses its bidding and betting
+statistics there, as in any pool.
 
 A piece is a folder ``pokerzoo evaluate`` wrote (``report.json`` and
 ``games.csv``), on either engine: a batched tournament's report is the scalar
