@@ -10,8 +10,9 @@ session or machine after another; their deals together are one larger sample,
 and the pooled report (report.md, summary.csv, games.csv, report.json,
 means.png) is what one tournament over all of them would have written, every
 interval over all the deals. One folder alone is re-read with the current
-statistics (an older report gains the sections added since). The pieces must be the same match (game, options,
-agents, seatings) on different seeds; anything else is refused with the reason.
+statistics (an older report gains the sections added since). The pieces must
+be the same match (game, options, agents, seatings) on different seeds;
+anything else is refused with the reason.
 """
 
 from __future__ import annotations
