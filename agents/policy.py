@@ -254,7 +254,7 @@ class PolicyAgent(Agent):
         if obs.shape != (self._net.observation_size,):
             raise ValueError(
                 f"policy {self.path} expects observations of size {self._net.observation_size}, "
-                f"the game gives {obs.shape[0]} (different game options?)"
+                f"the game gives {obs.shape[0]} (different game options?){self._shipped_hint()}"
             )
         if self._prior is None:
             return self._net.logits(obs)
@@ -266,7 +266,10 @@ class PolicyAgent(Agent):
         logits = self.logits(view, game, mask)
         mask = np.asarray(mask, dtype=bool)
         if mask.shape != logits.shape:
-            raise ValueError(f"policy {self.path} has {logits.size} actions, the game's mask {mask.size}")
+            raise ValueError(
+                f"policy {self.path} has {logits.size} actions, the game's mask {mask.size} (different game "
+                f"options?){self._shipped_hint()}"
+            )
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError("no legal action: the mask is all zeros")
@@ -279,6 +282,14 @@ class PolicyAgent(Agent):
         return int(
             legal[min(int(np.searchsorted(np.cumsum(p), self.rng.random() * p.sum())), legal.size - 1)]
         )
+
+    def _shipped_hint(self) -> str:
+        """For a size mismatch: the game's shipped policies and the options each was trained with, since a game
+        option (Six-card Perico's ``six_card``) can change the sizes and another shipped policy plays it."""
+        game = self._net.meta["game"]
+        listed = [f"{name} ({dict(read_policy(path).document.get('options') or {})})"
+                  for name, path in shipped_policies(game).items()]  # fmt: skip
+        return f"; the policies shipped for {game}, with their options: {', '.join(listed)}" if listed else ""
 
     def decision_details(self) -> dict | None:
         """The policy's probabilities over the legal actions of the latest decision (softmax of their logits)."""

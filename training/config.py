@@ -593,14 +593,16 @@ def _check_against_game(cfg: dict) -> None:
     cfg["game"] = module.raw_env.metadata["name"]
     game_cls = module.raw_env.game_class
     try:
-        game_cls(seed=0, **cfg["options"])
+        trained = game_cls(seed=0, **cfg["options"])
     except ConfigError as exc:
         raise ConfigError(f"training config, options: {exc}") from None
     for key in ("options", "final_options"):
+        given = cfg["eval"][key]
         try:
-            game_cls(seed=0, **(cfg["eval"][key] or {}))
+            evaluated = game_cls(seed=0, **(cfg["eval"]["options"] if given is None else given))
         except ConfigError as exc:
             raise ConfigError(f"training config, eval.{key}: {exc}") from None
+        _check_same_sizes(cfg, f"eval.{key}", evaluated, trained)
 
     for spec in cfg["opponents"]["scripted"]:
         try:
@@ -628,6 +630,19 @@ def _check_against_game(cfg: dict) -> None:
             make_agent(cfg["game"], spec)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config: agent {spec!r}: {exc}") from None
+
+
+def _check_same_sizes(cfg: dict, where: str, evaluated, trained) -> None:
+    """The evaluations play the trained policy in games of ``where``'s options: refused up front (not after the
+    run) when their observation or action sizes are not the training env's, which the policy could not play."""
+    sizes = (evaluated.observation_size, evaluated.num_actions)
+    if sizes != (trained.observation_size, trained.num_actions):
+        raise ConfigError(
+            f"training config, {where}: {cfg['game']} with these options has {sizes[1]} actions and observations "
+            f"of {sizes[0]}, the training env (options {cfg['options']}) {trained.num_actions} and "
+            f"{trained.observation_size}: the trained policy could not play there; set {where} to options with "
+            f"the training env's sizes, e.g. {where}: {cfg['options']}"
+        )
 
 
 def _check_batched_baselines(cfg: dict) -> None:

@@ -164,3 +164,20 @@ def test_the_writer_refuses_to_leave_a_file_the_reader_would_refuse(policy_copy)
     with pytest.raises(PolicyFileError, match="NaN or infinite"):
         write_policy(policy_copy.with_name("inf.json"), doc, bad)
     assert not list(policy_copy.parent.glob("inf.*"))
+
+
+def test_a_policy_in_a_game_of_other_sizes_names_the_shipped_policies_and_their_options():
+    """The five-card Perico policy at a six-card table: the sizes, and which shipped policy plays what."""
+    from pokerzoo.envs.perico.game import PericoGame
+    from pokerzoo.evaluation.tournament import play_game
+
+    agent = make_agent("perico", "ppo", seed=0)
+    game = PericoGame(seed=0, six_card=True)
+    others = [make_agent("perico", "random", seed=s) for s in range(1, game.num_players)]
+    with pytest.raises(ValueError) as err:
+        play_game(game, [agent, *others])
+    message = str(err.value)
+    assert "has 40 actions, the game's mask 73 (different game options?)" in message
+    assert "the policies shipped for perico_v0, with their options: ppo ({})" in message
+    for name, path in shipped_policies("perico").items():
+        assert f"{name} ({dict(read_policy(path).document.get('options') or {})})" in message

@@ -474,13 +474,14 @@ def test_shipped_policy_plays_legally(game):
     names = shipped_policies(game)
     if not names:
         pytest.skip(f"no shipped policy for {game} yet")
-    n = game_class(game)(seed=0).num_players
     for name in names:
         agent = make_agent(game, name, seed=0)
         assert agent.meta["game"] == game
+        options = dict(agent.meta.get("options") or {})  # each plays the game it was trained on (six_card...)
+        n = game_class(game)(seed=0, **options).num_players
         agents = [agent] + [make_agent(game, "random", seed=s) for s in range(1, n)]
         for seed in range(2):
-            g = game_class(game)(seed=seed)
+            g = game_class(game)(seed=seed, **options)
             play_game(g, agents[seed % n :] + agents[: seed % n])  # raises on an illegal action
             assert g.is_over
 

@@ -112,6 +112,17 @@ def test_config_defaults_and_overrides():
         ({"opponents__scripted": {"random(depth=2)": 1}}, "opponents: agent 'random\\(depth=2\\)'"),
         ({"vec_env": "threads"}, "vec_env='threads'"),
         ({"game": "go_fish"}, "unknown game 'go_fish'"),
+        # a policy trained with more actions (ante choices) cannot play the evaluations' default game: refused
+        # before the run, not after it
+        (
+            {"options": {"ante_choices": [1, 2]}},
+            r"eval.options: caribbean_stud_v0 with these options has 2 actions .* the training env \(options "
+            r"\{'ante_choices': \[1, 2\]\}\) 4 and 179: the trained policy could not play there",
+        ),
+        (
+            {"options": {"ante_choices": [1, 2]}, "eval__options": {"ante_choices": [1, 2]}, "eval__final_options": {}},
+            "eval.final_options: caribbean_stud_v0 with these options has 2 actions",
+        ),
     ],
 )
 def test_bad_configs_are_named(changes, message):
