@@ -84,11 +84,13 @@ def ship_policy(
 HALF_NOTE = " (half the file; loading casts them back to float32)"
 
 
-def _training_summary(tp: dict) -> str:
+def _training_summary(tp: dict, prior: dict | None = None) -> str:
     """One sentence on how the policy was trained, in the words of the trainer that made it (``engine``)."""
     minutes = f"{tp['wall_seconds'] / 60:.0f} min wall time"
     if tp.get("engine") == "batched":
         start = f", starting from `{tp['init_from']}`" if tp.get("init_from") else ", from scratch"
+        if prior:
+            start += f", a residual policy over `{prior['agent']}`, which it asks first at every decision"
         return (
             f"PPO on the batched engine (self-play league), {tp['timesteps']:,} learner decisions in {minutes}"
             f"{start} ({tp['n_envs']:,} games at once; learner decisions/s end to end "
@@ -128,7 +130,8 @@ def write_policies_readme(folder: Path) -> None:
             f"Files: `{meta_path.name}` (the document: game, options, architecture, provenance) and "
             f"`{document['weights']['file']}` (the weights); loading them runs no code.",
             "",
-            f"{_training_summary(tp)}{_fine_tune_summary(m.get('fine_tune'))}. Config: `{m['name']}.yaml`. "
+            f"{_training_summary(tp, document.get('prior'))}{_fine_tune_summary(m.get('fine_tune'))}. "
+            f"Config: `{m['name']}.yaml`. "
             f"Weights stored as {dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
             "",
             "```",

@@ -202,3 +202,19 @@ def test_a_prior_may_be_another_policy(fresh, tmp_path):
     for game in games:  # a new network over the shipped policy plays it
         view, mask = game.view(game.current_player), game.legal_mask()
         assert residual.act(view, mask, game) == shipped.act(view, mask, game)
+
+
+def test_the_shipped_six_card_perico_policy_is_a_residual_over_the_heuristic_and_its_readme_says_so(tmp_path):
+    """``ppo_six_card`` keeps its prior, plays the six-card game only, and the folder's README names the prior."""
+    # Deferred: the shipping module is only needed here.
+    from pokerzoo.training.shipping import write_policies_readme
+
+    path = shipped_policies("perico")["ppo_six_card"]
+    document = read_policy(path).document
+    assert document["options"] == {"six_card": True} and document["num_actions"] == 73
+    assert document["prior"] == {"agent": "heuristic", "batched": "heuristic(sampler=fast)", "weight": 3.0}
+    for suffix in (".json", ".safetensors"):
+        (tmp_path / f"ppo_six_card{suffix}").write_bytes(path.with_suffix(suffix).read_bytes())
+    write_policies_readme(tmp_path)
+    readme = (tmp_path / "README.md").read_text()
+    assert "from scratch, a residual policy over `heuristic`, which it asks first at every decision" in readme
