@@ -42,7 +42,7 @@ def kind_sums(runs: list[Path], count: list[str]) -> tuple[list[str], np.ndarray
     A seat-game's kind is how many seats of its table hold one of ``count``, the agent's own seat not counted.
     The runs must be pieces of one match (the same agents in the same order); their deals are stacked.
     """
-    rewards, games, labels = [], [], None
+    rewards, games, labels, seats_first = [], [], None, None
     for run in runs:
         try:
             piece = read_piece(run)
@@ -50,12 +50,15 @@ def kind_sums(runs: list[Path], count: list[str]) -> tuple[list[str], np.ndarray
             raise SystemExit(str(exc)) from None
         names = [agent["agent"] for agent in piece.summary["agents"]]
         if labels is None:
-            labels = names
+            labels, seats_first = names, piece.summary["num_players"]
             missing = [c for c in count if c not in labels]
             if missing:
                 raise SystemExit(f"--count {' '.join(missing)}: not in {run}; agents: {', '.join(labels)}")
-        elif names != labels:
-            raise SystemExit(f"{run}: agents {names} differ from the first run's {labels} (not one match)")
+        elif names != labels or piece.summary["num_players"] != seats_first:
+            raise SystemExit(
+                f"{run}: agents {names} at {piece.summary['num_players']} seats differ from the first run's "
+                f"{labels} at {seats_first} (not one match)"
+            )
         counted = np.array([name in count for name in labels])
         kinds = piece.summary["num_players"]  # 0 .. num_players - 1 counted tablemates
         reward = np.zeros((piece.summary["deals"], len(labels), kinds))
