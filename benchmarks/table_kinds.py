@@ -19,7 +19,9 @@ the two agents' play: a policy that knew the kind before its first decision
 and played each agent's way where that agent is ahead. It is an estimate
 from the means, not a tournament, and an optimistic one (the kinds are
 picked where the sample says ``b`` is ahead); its interval is for the kinds
-so picked.
+so picked. An agent never counts itself, so for an agent named in ``--count``
+a kind means one tablemate fewer; a kind that only one of ``a`` and ``b`` can
+sit at reads n/a.
 
     .venv/bin/python benchmarks/table_kinds.py runs/heifer_res/brr7_a16_48 runs/heifer_res/brr7_a16_48_s80 \
         --count calling_station random --a policy:runs/avg/a16_48/policy.json --b ppo
