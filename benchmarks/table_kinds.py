@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerzoo.evaluation.pooling import read_piece
+from pokerzoo.evaluation.pooling import combine
 from pokerzoo.evaluation.report import mean_ci
 
 
@@ -42,39 +42,27 @@ def kind_sums(runs: list[Path], count: list[str]) -> tuple[list[str], np.ndarray
     """(agents, reward[deal, agent, kind], games[deal, agent, kind]) over every deal of ``runs``.
 
     A seat-game's kind is how many seats of its table hold one of ``count``, the agent's own seat not counted.
-    The runs must be pieces of one match (the same agents in the same order); their deals are stacked.
+    The runs are pooled as ``pokerzoo pool`` pools them (pieces of one match, on different deals).
     """
-    rewards, games, labels, seats_first = [], [], None, None
-    for run in runs:
-        try:
-            piece = read_piece(run)
-        except ValueError as exc:
-            raise SystemExit(str(exc)) from None
-        names = [agent["agent"] for agent in piece.summary["agents"]]
-        if labels is None:
-            labels, seats_first = names, piece.summary["num_players"]
-            missing = [c for c in count if c not in labels]
-            if missing:
-                raise SystemExit(f"--count {' '.join(missing)}: not in {run}; agents: {', '.join(labels)}")
-        elif names != labels or piece.summary["num_players"] != seats_first:
-            raise SystemExit(
-                f"{run}: agents {names} at {piece.summary['num_players']} seats differ from the first run's "
-                f"{labels} at {seats_first} (not one match)"
-            )
-        counted = np.array([name in count for name in labels])
-        kinds = piece.summary["num_players"]  # 0 .. num_players - 1 counted tablemates
-        reward = np.zeros((piece.summary["deals"], len(labels), kinds))
-        played = np.zeros_like(reward)
-        for rec in piece.records:
-            seats = np.asarray(rec.seats)
-            at_table = int(counted[seats].sum())
-            for seat, agent in enumerate(rec.seats):
-                kind = at_table - int(counted[agent])
-                reward[rec.deal, agent, kind] += rec.rewards[seat]
-                played[rec.deal, agent, kind] += 1
-        rewards.append(reward)
-        games.append(played)
-    return labels, np.concatenate(rewards), np.concatenate(games)
+    try:
+        result, _ = combine(runs)
+    except ValueError as exc:
+        raise SystemExit(f"the runs are not one match that pokerzoo pool could pool: {exc}") from None
+    labels = result.labels
+    missing = [c for c in count if c not in labels]
+    if missing:
+        raise SystemExit(f"--count {' '.join(missing)}: not in {runs[0]}; agents: {', '.join(labels)}")
+    counted = np.array([name in count for name in labels])
+    # kinds 0 .. num_players - 1: counted tablemates
+    reward = np.zeros((result.deals, len(labels), result.num_players))
+    games = np.zeros_like(reward)
+    for rec in result.records:
+        at_table = int(counted[np.asarray(rec.seats)].sum())
+        for seat, agent in enumerate(rec.seats):
+            kind = at_table - int(counted[agent])
+            reward[rec.deal, agent, kind] += rec.rewards[seat]
+            games[rec.deal, agent, kind] += 1
+    return labels, reward, games
 
 
 def per_deal_mean(reward: np.ndarray, games: np.ndarray) -> np.ndarray:

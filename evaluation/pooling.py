@@ -181,8 +181,10 @@ def _check_same_match(pieces: list[Piece]) -> None:
                 raise ValueError(f"{where[seed]} and {piece.folder} share the deal seed {seed}: the same cards twice")
 
 
-def pool(folders: list[str | Path]) -> tuple[TournamentResult, dict]:
-    """The pooled tournament (the pieces' deals renumbered one after another) and its summary."""
+def combine(folders: list[str | Path]) -> tuple[TournamentResult, list[Piece]]:
+    """The pieces, read and checked as one match, and their tournament with the deals renumbered one after
+    another (not summarized: ``pool`` adds the report, analyses such as ``benchmarks/table_kinds.py`` read the
+    games)."""
     if not folders:
         raise ValueError("pool needs at least one tournament folder, got none")
     pieces = [read_piece(f) for f in folders]
@@ -211,6 +213,12 @@ def pool(folders: list[str | Path]) -> tuple[TournamentResult, dict]:
         seconds=sum(p.summary["seconds"] for p in pieces),
         seating=first["seating"],
     )
+    return result, pieces
+
+
+def pool(folders: list[str | Path]) -> tuple[TournamentResult, dict]:
+    """The pooled tournament (the pieces' deals renumbered one after another) and its summary."""
+    result, pieces = combine(folders)
     summary = summarize(result)
     summary["seed"] = [p.summary["seed"] for p in pieces]
     summary["pooled_from"] = [
