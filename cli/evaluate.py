@@ -149,9 +149,10 @@ def announce(t: Tournament, lineups: list, engine: str = "") -> None:
         print(note, flush=True)
 
 
-def write_report(result, out: Path, plot: bool, **extra) -> dict:
-    """The report's files in ``out``, its table printed, then where it is; ``extra``: added to the summary."""
-    summary = report.summarize(result) | extra
+def write_report(result, out: Path, plot: bool, command: str | None = None, **extra) -> dict:
+    """The report's files in ``out``, its table printed, then where it is; ``extra``: added to the summary, and
+    ``command``, the command line that played it (``pokerzoo policy record`` quotes it), where it is known."""
+    summary = report.summarize(result) | extra | ({"command": command} if command else {})
     paths = report.write_all(result, out, summary, figure=plot)
     print(report.markdown(summary))
     print(f"report: {paths['markdown']} (also {', '.join(p.name for k, p in paths.items() if k != 'markdown')})")
@@ -187,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         if writer is not None:
             writer.discard()
         raise
-    write_report(result, out, args.plot)
+    write_report(result, out, args.plot, getattr(args, "command_line", None))
     if writer is not None:
         writer.close()
         print(
@@ -230,5 +231,5 @@ def run_batched(args: argparse.Namespace) -> int:
         print(f"without a batched port, deciding on the scalar twins one decision at a time (in {workers} "
               f"process{'es' if workers > 1 else ''}): {', '.join(scalar)}", flush=True)  # fmt: skip
     result = run_batched_tournament(t, players, progress=args.progress, workers=workers)
-    write_report(result, out, args.plot, engine="batched")
+    write_report(result, out, args.plot, getattr(args, "command_line", None), engine="batched")
     return 0

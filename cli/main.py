@@ -17,6 +17,7 @@ import argparse
 import importlib
 import os
 import re
+import shlex
 import sys
 
 # name -> (module, one-line help)
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     prefix = f"pokerzoo {command}" if command else "pokerzoo"
     try:
         args = build_parser(command or "").parse_args(argv)
+        args.command_line = shlex.join(["pokerzoo", *argv])  # what reports record, to redo them
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         print(f"{prefix}: interrupted", file=sys.stderr)

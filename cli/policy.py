@@ -1,5 +1,5 @@
-"""Policy files: convert a trusted Stable-Baselines3 zip into pokerzoo's code-free format, show one, or average
-the weights of checkpoints of one run.
+"""Policy files: convert a trusted Stable-Baselines3 zip into pokerzoo's code-free format, show one, average
+the weights of checkpoints of one run, or record an evaluation made after shipping in a policy's document.
 
 Examples:
 
@@ -7,6 +7,7 @@ Examples:
     pokerzoo policy convert --trust model.zip --game perico --out policies/mine.json
     pokerzoo policy show agents/policies/perico/ppo.json
     pokerzoo policy average runs/train/x/checkpoints/step_*/policy.json --out runs/x_mean/policy.json
+    pokerzoo policy record agents/policies/perico/ppo.json runs/evaluate/p1 runs/evaluate/p_pooled --why "fresh deals"
 
 A pokerzoo policy is NAME.json (the document: game, options, sizes,
 architecture, provenance) and NAME.safetensors (the weights); loading one
@@ -24,6 +25,7 @@ from pathlib import Path
 from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy, refuse_to_overwrite
 from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
+from pokerzoo.training.evaluation_record import record_evaluation
 from pokerzoo.training.policy_average import average_policies
 from pokerzoo.training.policy_export import TRUST_NOTE, convert_sb3_zip
 
@@ -62,10 +64,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     average.add_argument("--out", metavar="NAME.json", required=True, help="the policy document to write")
     average.add_argument("--weights", choices=WEIGHT_DTYPES, help="how the weights are stored (default: as the first)")
     average.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
+    record = sub.add_parser(
+        "record",
+        help="record an evaluation made after shipping in a policy's document (and its README)",
+        description="Append the paired differences in which the policy plays, from report folders that "
+        "pokerzoo evaluate or pokerzoo pool wrote, with the command of each, to the document's "
+        "provenance.further_evaluations; a shipped-policies folder gets its README regenerated.",
+    )
+    record.add_argument("file", help="the policy (NAME.json)")
+    record.add_argument("runs", nargs="+", metavar="RUN", help="report folders (pokerzoo evaluate or pool --out)")
+    record.add_argument("--why", required=True, help="what the evaluation is (fresh seed, more deals, pooled pieces)")
+    record.add_argument("--agent", help="the policy's agent name in the reports (default: NAME, or policy:FILE)")
+    record.add_argument(
+        "--command", action="append", metavar="CMD", dest="commands",
+        help="the command of each run, in order, for reports that do not record theirs (older ones)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    return {"convert": _convert, "show": _show, "average": _average}[args.action](args)
+    return {"convert": _convert, "show": _show, "average": _average, "record": _record}[args.action](args)
+
+
+def _record(args: argparse.Namespace) -> int:
+    rows = record_evaluation(args.file, args.runs, args.why, agent=args.agent, commands=args.commands)
+    for r in rows:
+        print(f"recorded: {r['baseline']}, {r['deals']} deals, {r['difference']:+.4f} "
+              f"[{r['difference_low']:+.4f}, {r['difference_high']:+.4f}]")  # fmt: skip
+    print(f"in {args.file} (provenance.further_evaluations)")
+    return 0
 
 
 def _average(args: argparse.Namespace) -> int:

@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if any(Path(f).resolve() == out.resolve() for f in args.folders):
         raise ValueError(f"--out {out}: is one of the pieces; write the pool to a new folder")
     tallies = all(p["tallies"] for p in summary["pooled_from"])
+    if getattr(args, "command_line", None):
+        summary["command"] = args.command_line
     paths = report.write_all(result, out, summary, figure=args.plot, tallies=tallies)
     print(report.markdown(summary))
     print(f"report: {paths['markdown']} (also {', '.join(p.name for k, p in paths.items() if k != 'markdown')})")
