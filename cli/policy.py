@@ -7,6 +7,7 @@ Examples:
     pokerzoo policy convert --trust model.zip --game perico --out policies/mine.json
     pokerzoo policy show agents/policies/perico/ppo.json
     pokerzoo policy average runs/train/x/checkpoints/step_*/policy.json --out runs/x_mean/policy.json
+    pokerzoo policy average new/ppo.json old/ppo.json --coefficients 0.75 0.25 --out runs/mix/policy.json
     pokerzoo policy record agents/policies/perico/ppo.json runs/evaluate/p1 runs/evaluate/p_pooled --why "fresh deals"
 
 A pokerzoo policy is NAME.json (the document: game, options, sizes,
@@ -58,12 +59,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "average",
         help="the mean of the weights of checkpoints of one run, as one policy",
         description="Write the uniform mean of the weights of two or more policies that are the same network "
-        "(checkpoints of one training run): stochastic weight averaging, after the run.",
+        "(checkpoints of one training run): stochastic weight averaging, after the run; or, with --coefficients, "
+        "a weighted mean.",
     )
     average.add_argument("files", nargs="+", metavar="FILE", help="the policies (NAME.json), two or more")
     average.add_argument("--out", metavar="NAME.json", required=True, help="the policy document to write")
     average.add_argument("--weights", choices=WEIGHT_DTYPES, help="how the weights are stored (default: as the first)")
     average.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
+    average.add_argument(
+        "--coefficients", nargs="+", type=float, metavar="C",
+        help="a weighted mean: one coefficient per policy, in order, summing to 1 (two policies: an interpolation "
+        "between a policy and the one it was fine-tuned from, WiSE-FT)",
+    )  # fmt: skip
     record = sub.add_parser(
         "record",
         help="record an evaluation made after shipping in a policy's document (and its README)",
@@ -95,8 +102,11 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _average(args: argparse.Namespace) -> int:
-    written = average_policies(args.files, args.out, dtype=args.weights, force=args.force)
-    print(f"wrote {written} and {written.with_suffix('.safetensors')}: the mean of {len(args.files)} policies")
+    written = average_policies(
+        args.files, args.out, dtype=args.weights, force=args.force, coefficients=args.coefficients
+    )
+    how = "weighted " + ", ".join(f"{c:g}" for c in args.coefficients) if args.coefficients else "uniform"
+    print(f"wrote {written} and {written.with_suffix('.safetensors')}: the mean of {len(args.files)} policies ({how})")
     print(f"play it with: --agents policy:{written}")
     return 0
 

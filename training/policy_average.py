@@ -7,6 +7,11 @@ weights of several checkpoints of one run (Izmailov et al., 2018: "Averaging
 Weights Leads to Wider Optima and Better Generalization") is one policy that
 sits between them, with no further training and no search over checkpoints.
 
+A weighted mean (``coefficients``) interpolates instead: between a policy
+and the one it was fine-tuned from, it is WiSE-FT (Wortsman et al., 2022:
+"Robust fine-tuning of zero-shot models"), a point on the straight line
+between the two that can play better than either end.
+
 It is only meaningful for checkpoints of one run (or of legs continued from
 one another): the same network, trained from the same start, whose hidden
 units still mean the same thing. Policies that are not the same network
@@ -25,24 +30,32 @@ from typing import Any
 import numpy as np
 
 from pokerzoo.agents.policy_file import PolicyFile, document_path, read_policy, refuse_to_overwrite, write_policy
+from pokerzoo.envs import game_class
 
 # The document entries that say which network a policy is: all must agree for the mean to be one.
 SAME_NETWORK = ("game", "options", "observation_size", "num_actions", "prior", "architecture")
 
 
 def average_policies(
-    paths: Sequence[str | Path], out: str | Path, *, dtype: str | None = None, force: bool = False
+    paths: Sequence[str | Path],
+    out: str | Path,
+    *,
+    dtype: str | None = None,
+    force: bool = False,
+    coefficients: Sequence[float] | None = None,
 ) -> Path:
-    """Write the uniform mean of the weights of the policies ``paths`` to ``out`` (``NAME.json``).
+    """Write the mean of the weights of the policies ``paths`` to ``out`` (``NAME.json``).
 
+    The mean is uniform, or weighted by ``coefficients`` (one per policy, each in [0, 1], summing to 1).
     The inputs must be the same network (``SAME_NETWORK`` entries, tensor names and shapes); the mean is
     taken in float64 and stored as ``dtype`` (default: the first input's). The result's provenance is the
     latest input's (the most timesteps: the experience behind the mean), with ``averaged``: each input's
-    path, SHA-256 and trained timesteps. Returns the document written. ValueError (``PolicyFileError`` for
-    a broken input) names the problem; nothing is written then.
+    path, SHA-256, trained timesteps and coefficient. Returns the document written. ValueError
+    (``PolicyFileError`` for a broken input) names the problem; nothing is written then.
     """
     if len(paths) < 2:
         raise ValueError(f"averaging takes at least two policies, got {len(paths)}")
+    weights = _coefficients(coefficients, len(paths))
     target = document_path(Path(out))
     files = [read_policy(p) for p in paths]
     sources = {f.path.resolve() for f in files}
@@ -54,17 +67,38 @@ def average_policies(
     first = files[0]
     for other in files[1:]:
         _check_same_network(first, other)
-    tensors = {name: np.mean([f.tensors[name].astype(np.float64) for f in files], axis=0) for name in first.tensors}
+    tensors = {
+        name: np.tensordot(weights, np.stack([f.tensors[name].astype(np.float64) for f in files]), axes=1)
+        for name in first.tensors
+    }
     document = {k: v for k, v in first.document.items() if k not in ("format", "weights")}
-    inputs = [_source(f) for f in files]
+    inputs = [{**_source(f), "coefficient": float(w)} for f, w in zip(files, weights)]
     latest = max(range(len(files)), key=lambda i: inputs[i]["timesteps"] or 0)  # the most experience behind it
     document["provenance"] = {**files[latest].document.get("provenance", {}), "averaged": inputs}
     return write_policy(target, document, tensors, dtype=dtype or first.document["weights"]["dtype"])
 
 
+def _coefficients(coefficients: Sequence[float] | None, n: int) -> np.ndarray:
+    """The mean's weight of each policy: ``coefficients`` checked (one each, in [0, 1], summing to 1), or 1/n."""
+    if coefficients is None:
+        return np.full(n, 1.0 / n)
+    c = np.asarray(coefficients, dtype=np.float64)
+    if c.shape != (n,):
+        raise ValueError(f"--coefficients: {len(coefficients)} given for {n} policies; give one per policy, in order")
+    if not np.all(np.isfinite(c)) or c.min() < 0 or c.max() > 1:
+        raise ValueError(f"--coefficients {' '.join(f'{x:g}' for x in c)}: each must be in [0, 1]")
+    if abs(c.sum() - 1.0) > 1e-9:
+        raise ValueError(f"--coefficients {' '.join(f'{x:g}' for x in c)}: they sum to {c.sum():g}, not 1")
+    return c
+
+
 def _check_same_network(a: PolicyFile, b: PolicyFile) -> None:
     for key in SAME_NETWORK:
-        if a.document.get(key) != b.document.get(key):
+        if key == "options" and a.document.get("game") == b.document.get("game"):
+            same = _resolved(a) == _resolved(b)  # {} and the defaults written out are the same options
+        else:
+            same = a.document.get(key) == b.document.get(key)
+        if not same:
             raise ValueError(
                 f"{b.path} is not the same network as {a.path}: its {key!r} is {b.document.get(key)!r}, "
                 f"not {a.document.get(key)!r} (only checkpoints of one run can be averaged)"
@@ -75,6 +109,11 @@ def _check_same_network(a: PolicyFile, b: PolicyFile) -> None:
     for name, tensor in a.tensors.items():
         if tensor.shape != b.tensors[name].shape:
             raise ValueError(f"{b.path}: tensor {name!r} is {b.tensors[name].shape}, not {tensor.shape} as in {a.path}")
+
+
+def _resolved(f: PolicyFile) -> dict[str, Any]:
+    """The game options a policy was trained with, every default filled in (as the game resolves them)."""
+    return dict(game_class(f.document["game"])(seed=0, **dict(f.document.get("options") or {})).config)
 
 
 def _source(f: PolicyFile) -> dict[str, Any]:

@@ -79,3 +79,36 @@ def test_policies_that_are_not_one_network_are_refused_by_name(three, tmp_path):
         average_policies(three, three[1])
     assert not out.exists() and not out.with_suffix(".safetensors").exists()
     assert json.loads(three[1].read_text())["provenance"] == {"timesteps": 2}  # the input untouched
+
+
+def test_a_weighted_mean_interpolates_and_bad_coefficients_are_refused(three, tmp_path, capsys):
+    inputs = [read_policy(p) for p in three[:2]]
+    out = tmp_path / "mix.json"
+    assert main(["policy", "average", *map(str, three[:2]), "--coefficients", "0.75", "0.25", "--out", str(out)]) == 0
+    assert "weighted 0.75, 0.25" in capsys.readouterr().out
+    mix = read_policy(out)
+    for name, tensor in mix.tensors.items():
+        want = 0.75 * inputs[0].tensors[name] + 0.25 * inputs[1].tensors[name]
+        np.testing.assert_allclose(tensor, want, rtol=1e-6, atol=1e-7)
+    assert [a["coefficient"] for a in mix.document["provenance"]["averaged"]] == [0.75, 0.25]
+    uniform = read_policy(average_policies(three, tmp_path / "u.json"))
+    assert [a["coefficient"] for a in uniform.document["provenance"]["averaged"]] == pytest.approx([1 / 3] * 3)
+    bad = tmp_path / "bad.json"
+    for coefficients, message in (
+        ([0.5], "1 given for 2 policies"),
+        ([1.5, -0.5], r"each must be in \[0, 1\]"),
+        ([0.5, 0.4], "they sum to 0.9, not 1"),
+        ([float("nan"), 1.0], "each must be in"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            average_policies(three[:2], bad, coefficients=coefficients)
+    assert not bad.exists()
+
+
+
+def test_options_left_at_their_defaults_are_the_same_options(three, tmp_path):
+    """A newer document lists only the options it sets where an older one lists every option (high card's
+    default is three players): the two are one network's options."""
+    bare = checkpoint(tmp_path / "s" / "policy.json", 7, document={**THREE, "options": {}})
+    out = average_policies([three[0], bare], tmp_path / "m.json")
+    assert read_policy(out).document["options"] == {"num_players": 3}
