@@ -171,6 +171,11 @@ def read_policy(path: str | Path) -> PolicyFile:
         if raw[:2] == b"PK":
             raise PolicyFileError(f"{doc_path} is not a pokerzoo policy: " + SB3_HINT.format(path=doc_path)) from None
         raise PolicyFileError(f"{doc_path}: not a JSON policy document ({type(exc).__name__}: {exc})") from None
+    return _with_weights(document, doc_path)
+
+
+def _with_weights(document: Any, doc_path: Path) -> PolicyFile:
+    """The policy of a document (checked) and the weights file it names, read and checked against it."""
     check_document(document, doc_path)
     weights_path = doc_path.parent / document["weights"]["file"]
     data = _read_bytes(weights_path, "policy weights", MAX_WEIGHTS_BYTES)
@@ -352,6 +357,26 @@ def write_policy(
         tmp_w.unlink(missing_ok=True)
         tmp_d.unlink(missing_ok=True)
     read_policy(doc_path)
+    return doc_path
+
+
+def rewrite_document(path: str | Path, document: Mapping[str, Any]) -> Path:
+    """Replace a policy's document (``PATH.json``) and leave its weights file as it is: provenance added after
+    shipping (``pokerzoo policy record``). ``document`` is the whole new document, its ``weights`` entry that
+    of the weights file beside it; it is checked with those weights (their SHA-256 and sizes) first, then
+    written under a temporary name and renamed, so a refused document leaves the old one in place. Rewriting
+    the weights instead would change their file's bytes: safetensors writes its header's metadata in no
+    fixed order."""
+    doc_path = document_path(Path(path))
+    full = _plain(dict(document))
+    _with_weights(full, doc_path)  # the new document with the weights it names, checked before anything is written
+    text = json.dumps(full, indent=2, allow_nan=False) + "\n"
+    tmp = doc_path.with_name(doc_path.name + f".tmp{os.getpid()}")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, doc_path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return doc_path
 
 

@@ -27,6 +27,7 @@ from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_pol
 from pokerzoo.cli.arguments import add_pairs
 from pokerzoo.evaluation.tournament import parse_config_pairs
 from pokerzoo.training.evaluation_record import record_evaluation
+from pokerzoo.training.final_report import fmt_estimate
 from pokerzoo.training.policy_average import average_policies
 from pokerzoo.training.policy_export import TRUST_NOTE, convert_sb3_zip
 
@@ -81,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     record.add_argument("file", help="the policy (NAME.json)")
     record.add_argument("runs", nargs="+", metavar="RUN", help="report folders (pokerzoo evaluate or pool --out)")
     record.add_argument("--why", required=True, help="what the evaluation is (fresh seed, more deals, pooled pieces)")
-    record.add_argument("--agent", help="the policy's agent name in the reports (default: NAME, or policy:FILE)")
+    record.add_argument("--agent", help="the policy's agent name in the reports (default: policy:FILE, or its "
+                        "shipped name)")  # fmt: skip
     record.add_argument(
         "--command", action="append", metavar="CMD", dest="commands",
         help="the command of each run, in order, for reports that do not record theirs (older ones)",
@@ -95,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     rows = record_evaluation(args.file, args.runs, args.why, agent=args.agent, commands=args.commands)
     for r in rows:
-        print(f"recorded: {r['baseline']}, {r['deals']} deals, {r['difference']:+.4f} "
-              f"[{r['difference_low']:+.4f}, {r['difference_high']:+.4f}]")  # fmt: skip
+        diff = fmt_estimate(r["difference"], r["difference_low"], r["difference_high"])
+        print(f"recorded: {r['baseline']}, {r['deals']} deals, {diff}")
     print(f"in {args.file} (provenance.further_evaluations)")
     return 0
 

@@ -16,7 +16,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from pokerzoo.agents.policy_file import document_path, read_policy, write_policy
+from pokerzoo.agents.policy import resolve_policy_path, shipped_policies
+from pokerzoo.agents.policy_file import document_path, read_policy, rewrite_document
 from pokerzoo.envs.registry import canonical
 from pokerzoo.training.shipping import write_policies_readme
 
@@ -35,11 +36,11 @@ def record_evaluation(
 
     Each run is a folder ``pokerzoo evaluate`` or ``pokerzoo pool`` wrote; its
     rows are the paired differences in which the policy plays, as the policy
-    minus the other agent. The policy is the agent ``agent``, by default its
-    file's name (``ppo``, as shipped policies play) or ``policy:FILE`` naming
-    this file. ``commands``: one per run, for reports written before reports
+    minus the other agent. The policy is the agent ``agent``, by default a
+    ``policy:`` spec of this file or, for a shipped policy, its name
+    (``ppo``). ``commands``: one per run, for reports written before reports
     recorded their command line. Everything is checked before the document is
-    rewritten (its weights unchanged); a folder with a shipped-policies README
+    rewritten (its weights file untouched); a folder with a shipped-policies README
     gets it regenerated.
     """
     path = document_path(Path(policy))
@@ -60,10 +61,9 @@ def record_evaluation(
             raise ValueError(f"{run}: its report does not record the command that wrote it (an older report); "
                              "give each run's command with --command, in the order of the runs")  # fmt: skip
         rows += _rows(report, path, agent, command, run)
-    document = {k: v for k, v in found.document.items() if k != "weights"}
-    provenance = dict(document.get("provenance", {}))
+    provenance = dict(found.document.get("provenance", {}))
     provenance["further_evaluations"] = [*provenance.get("further_evaluations", []), {"why": why, "rows": rows}]
-    write_policy(path, {**document, "provenance": provenance}, found.tensors, found.document["weights"]["dtype"])
+    rewrite_document(path, {**found.document, "provenance": provenance})
     readme = path.parent / "README.md"
     if readme.is_file() and readme.read_text().startswith(README_TITLE):
         write_policies_readme(path.parent)
@@ -83,16 +83,20 @@ def _read_report(run: Path) -> dict:
     return report
 
 
-def _plays(name: str, path: Path, agent: str | None) -> bool:
-    """Whether the report's agent ``name`` is the policy at ``path``: ``agent`` when given, else its file's
-    name (a shipped policy's) or a ``policy:FILE`` spec of this file."""
+def _plays(name: str, path: Path, game: str, agent: str | None) -> bool:
+    """Whether the report's agent ``name`` is the policy at ``path``: ``agent`` when given, else the shipped
+    policy's name where the file is the game's shipped policy of that name, or a ``policy:`` spec of the file."""
     if agent is not None:
         return name == agent
-    if name == path.stem:
-        return True
+    shipped = shipped_policies(game).get(name)
+    if shipped is not None:
+        return shipped.resolve() == path.resolve()
     if not name.startswith("policy:"):
         return False
-    return document_path(Path(name.removeprefix("policy:"))).resolve() == path.resolve()
+    try:
+        return resolve_policy_path(name.removeprefix("policy:")).resolve() == path.resolve()
+    except (OSError, ValueError):  # a file since moved or removed: not this one
+        return False
 
 
 def _rows(report: dict, path: Path, agent: str | None, command: str, run: str | Path) -> list[dict]:
@@ -100,9 +104,9 @@ def _rows(report: dict, path: Path, agent: str | None, command: str, run: str | 
     rows = []
     for pair in report["paired_differences"]:
         d = pair["difference"]
-        if _plays(pair["a"], path, agent):
+        if _plays(pair["a"], path, report["game"], agent):
             other, mean, low, high = pair["b"], d["mean"], d["low"], d["high"]
-        elif _plays(pair["b"], path, agent):
+        elif _plays(pair["b"], path, report["game"], agent):
             other, mean, low, high = pair["a"], -d["mean"], -d["high"], -d["low"]
         else:
             continue
@@ -110,7 +114,7 @@ def _rows(report: dict, path: Path, agent: str | None, command: str, run: str | 
                      "difference_high": high, "command": command})  # fmt: skip
     if not rows:
         agents = sorted({a for pair in report["paired_differences"] for a in (pair["a"], pair["b"])})
-        wanted = agent if agent is not None else f"{path.stem} or policy:{path}"
+        wanted = agent if agent is not None else f"policy:{path}, or its shipped name"
         raise ValueError(f"{run}: the policy ({wanted}) plays in none of its paired differences; the agents there: "
                          f"{', '.join(agents) or 'none'} (name the policy's agent with --agent)")  # fmt: skip
     return rows

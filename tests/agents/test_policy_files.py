@@ -181,3 +181,24 @@ def test_a_policy_in_a_game_of_other_sizes_names_the_shipped_policies_and_their_
     assert "the policies shipped for perico_v0, with their options: ppo ({})" in message
     for name, path in shipped_policies("perico").items():
         assert f"{name} ({dict(read_policy(path).document.get('options') or {})})" in message
+
+
+def test_a_rewritten_document_keeps_its_weights_file_and_a_wrong_one_changes_nothing(tmp_path):
+    """Provenance added after shipping rewrites the document only: the weights file's bytes stay (safetensors
+    orders its header's metadata differently from one process to the next, so rewriting them would not)."""
+    from pokerzoo.agents.policy_file import rewrite_document  # Deferred: only this test rewrites a document
+
+    for name in ("ppo.json", "ppo.safetensors"):
+        shutil.copy(shipped_policies("caribbean_stud")["ppo"].with_name(name), tmp_path / name)
+    path, weights = tmp_path / "ppo.json", (tmp_path / "ppo.safetensors").read_bytes()
+    document = read_policy(path).document
+    rewrite_document(path, {**document, "provenance": {**document["provenance"], "note": "added later"}})
+    assert read_policy(path).document["provenance"]["note"] == "added later"
+    assert (tmp_path / "ppo.safetensors").read_bytes() == weights
+    before = path.read_bytes()
+    wrong_hash = {**document, "weights": {**document["weights"], "sha256": "0" * 64}}
+    wrong_size = {**document, "observation_size": document["observation_size"] + 1}
+    for bad, message in ((wrong_hash, "does not belong to"), (wrong_size, "")):
+        with pytest.raises(PolicyFileError, match=message):
+            rewrite_document(path, bad)
+        assert path.read_bytes() == before and not list(tmp_path.glob("*.tmp*"))

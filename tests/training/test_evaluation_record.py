@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pokerzoo.cli.main import main
+from pokerzoo.training import evaluation_record
 from pokerzoo.training.evaluation_record import record_evaluation
 from pokerzoo.training.shipping import write_policies_readme
 
@@ -20,7 +21,8 @@ SHIPPED = Path(__file__).parents[2] / "agents" / "policies" / "caribbean_stud"
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """A copy of the shipped Caribbean policy in a shipped-policies folder, and three short matches with it:
-    two pieces of one match (seeds 1 and 2), their pool, and one with the agents the other way round."""
+    two pieces of one match (seeds 1 and 2), their pool, one with the agents the other way round, and one
+    with the shipped policy by its name."""
     root = tmp_path_factory.mktemp("record")
     folder = root / "caribbean_stud"
     folder.mkdir()
@@ -32,6 +34,7 @@ def played(tmp_path_factory):
         "a1": ["evaluate", "caribbean_stud", "--agents", spec, "random", "--games", "40", "--seed", "1"],
         "a2": ["evaluate", "caribbean_stud", "--agents", spec, "random", "--games", "30", "--seed", "2"],
         "b": ["evaluate", "caribbean_stud", "--agents", "random", spec, "--games", "30", "--seed", "3"],
+        "shipped": ["evaluate", "caribbean_stud", "--agents", "ppo", "random", "--games", "20", "--seed", "4"],
     }
     for name, argv in commands.items():
         argv += ["--workers", "1", "--no-plot", "--out", str(root / name)]
@@ -109,3 +112,13 @@ def test_bad_input_is_named_and_nothing_is_written(played, tmp_path):
     # An older report is recorded with the command given for it.
     (row,) = record_evaluation(policy, [old], "an older report", commands=["pokerzoo evaluate ..."])
     assert row["command"] == "pokerzoo evaluate ..."
+
+
+def test_a_shipped_name_is_the_shipped_file_only(played, monkeypatch):
+    """``ppo`` in a report is the game's shipped ``ppo``: a copy elsewhere is not it, the shipped file is."""
+    policy, root, commands = played
+    with pytest.raises(ValueError, match="plays in none of its paired differences; the agents there: ppo, random"):
+        record_evaluation(policy, [root / "shipped"], "the shipped name")
+    monkeypatch.setattr(evaluation_record, "shipped_policies", lambda game: {"ppo": policy})
+    (row,) = record_evaluation(policy, [root / "shipped"], "the shipped name")
+    assert row["baseline"] == "random" and row["command"] == commands["shipped"]
