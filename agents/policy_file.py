@@ -17,7 +17,9 @@ side by side:
   (``batched``: the same agent's batched port, where the policy plays in
   batch), and ``weight`` times that one-hot is added to its logits;
 * ``NAME.safetensors``, the tensors: the whole actor-critic state dict in
-  torch's layout (a Linear layer's weight is ``[out, in]``), float32 or float16.
+  torch's layout (a Linear layer's weight is ``[out, in]``), float32 or float16;
+  written with its header in one fixed order, so the same weights always make
+  the same bytes (and SHA-256).
 
 Reading needs only ``json``, ``numpy`` and ``safetensors``; every check a
 hostile or broken file can fail raises ``PolicyFileError`` naming the file and
@@ -338,7 +340,7 @@ def write_policy(
     weights_path = doc_path.with_suffix(WEIGHTS_SUFFIX)
     doc_path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {k: np.ascontiguousarray(v, dtype=dtype) for k, v in tensors.items()}
-    data = save_safetensors(arrays, metadata={"format": FORMAT, "document": doc_path.name})
+    data = _canonical_header(save_safetensors(arrays, metadata={"format": FORMAT, "document": doc_path.name}))
     weights = {"file": weights_path.name, "dtype": dtype, "sha256": hashlib.sha256(data).hexdigest()}
     full = {"format": FORMAT, **{k: document[k] for k in _ORDER if k in document}, "weights": weights}
     full.update({k: v for k, v in document.items() if k not in full})
@@ -360,13 +362,25 @@ def write_policy(
     return doc_path
 
 
+def _canonical_header(data: bytes) -> bytes:
+    """Safetensors bytes with their header in one fixed order: safetensors writes the header's metadata in
+    an order that changes from one process to the next, so the same weights would get another SHA-256 (and
+    a re-shipped policy a changed file) each time. The header is re-serialized with sorted keys and padded
+    with spaces to a multiple of 8 bytes, as the format asks; the tensors' bytes and offsets are unchanged."""
+    n = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8 : 8 + n])
+    text = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    return len(text).to_bytes(8, "little") + text + data[8 + n :]
+
+
 def rewrite_document(path: str | Path, document: Mapping[str, Any]) -> Path:
     """Replace a policy's document (``PATH.json``) and leave its weights file as it is: provenance added after
     shipping (``pokerzoo policy record``). ``document`` is the whole new document, its ``weights`` entry that
     of the weights file beside it; it is checked with those weights (their SHA-256 and sizes) first, then
-    written under a temporary name and renamed, so a refused document leaves the old one in place. Rewriting
-    the weights instead would change their file's bytes: safetensors writes its header's metadata in no
-    fixed order."""
+    written under a temporary name and renamed, so a refused document leaves the old one in place. The
+    weights are not rewritten: a file written before ``_canonical_header`` (every policy shipped so far)
+    would get other bytes."""
     doc_path = document_path(Path(path))
     full = _plain(dict(document))
     _with_weights(full, doc_path)  # the new document with the weights it names, checked before anything is written

@@ -184,8 +184,7 @@ def test_a_policy_in_a_game_of_other_sizes_names_the_shipped_policies_and_their_
 
 
 def test_a_rewritten_document_keeps_its_weights_file_and_a_wrong_one_changes_nothing(tmp_path):
-    """Provenance added after shipping rewrites the document only: the weights file's bytes stay (safetensors
-    orders its header's metadata differently from one process to the next, so rewriting them would not)."""
+    """Provenance added after shipping rewrites the document only: the weights file's bytes stay."""
     from pokerzoo.agents.policy_file import rewrite_document  # Deferred: only this test rewrites a document
 
     for name in ("ppo.json", "ppo.safetensors"):
@@ -202,3 +201,17 @@ def test_a_rewritten_document_keeps_its_weights_file_and_a_wrong_one_changes_not
         with pytest.raises(PolicyFileError, match=message):
             rewrite_document(path, bad)
         assert path.read_bytes() == before and not list(tmp_path.glob("*.tmp*"))
+
+
+def test_the_same_weights_make_the_same_file(tmp_path):
+    """Safetensors writes its header's metadata in an order that changes from call to call; the policy writer
+    puts it in one order, so the same weights always get the same bytes and SHA-256, and still load."""
+    from pokerzoo.agents.policy_file import write_policy  # Deferred: only these tests write policies
+
+    source = read_policy(shipped_policies("caribbean_stud")["ppo"])
+    document = {k: v for k, v in source.document.items() if k != "weights"}
+    files = {write_policy(tmp_path / f"p{i}" / "ppo.json", document, source.tensors).with_suffix(".safetensors")
+             .read_bytes() for i in range(12)}  # fmt: skip
+    assert len(files) == 1
+    written = read_policy(tmp_path / "p0" / "ppo.json")
+    assert all(np.array_equal(written.tensors[k], v.astype(np.float32)) for k, v in source.tensors.items())
