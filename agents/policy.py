@@ -217,7 +217,7 @@ class PolicyAgent(Agent):
             if trained_on != want:
                 raise PolicyFileError(f"policy {self.path} was trained on {trained_on}, not {want}")
         # The document's sizes must be those of its game with its options (a file cannot lie about them).
-        probe = _probe_game(net.meta, self.env_name)
+        probe = probe_game(net.meta, self.env_name)
         if (probe.observation_size, probe.num_actions) != (net.observation_size, net.num_actions):
             raise PolicyFileError(
                 f"policy {self.path}: its network takes {net.observation_size} inputs and gives "
@@ -303,7 +303,7 @@ class PolicyAgent(Agent):
     def _encode(self, view: View, game: Game | None) -> np.ndarray:
         if game is None:
             if self._encoder is None:
-                self._encoder = _probe_game(self._net.meta, self.env_name)
+                self._encoder = probe_game(self._net.meta, self.env_name)
             game = self._encoder
         return np.asarray(game.encode(view), dtype=np.float32)
 
@@ -321,7 +321,9 @@ class PolicyAgent(Agent):
         self._load()
 
 
-def _probe_game(meta: Mapping[str, Any], env_name: str | None) -> Game:
+def probe_game(meta: Mapping[str, Any], env_name: str | None = None) -> Game:
+    """A game of a policy document's game and options (``env_name`` where the document names no game): its
+    sizes and encoder, and its ``config``, the options with every default filled in."""
     name = meta.get("game") or env_name
     if name is None:
         raise ValueError("cannot encode a view without the game: pass game= to act()")

@@ -19,9 +19,7 @@ from pathlib import Path
 from pokerzoo.agents.policy import resolve_policy_path, shipped_policies
 from pokerzoo.agents.policy_file import document_path, read_policy, rewrite_document
 from pokerzoo.envs.registry import canonical
-from pokerzoo.training.shipping import write_policies_readme
-
-README_TITLE = "# Shipped policies:"
+from pokerzoo.training.shipping import README_TITLE, write_policies_readme
 
 
 def record_evaluation(

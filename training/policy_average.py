@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerzoo.agents.policy import probe_game
 from pokerzoo.agents.policy_file import PolicyFile, document_path, read_policy, refuse_to_overwrite, write_policy
-from pokerzoo.envs import game_class
 
 # The document entries that say which network a policy is: all must agree for the mean to be one.
 SAME_NETWORK = ("game", "options", "observation_size", "num_actions", "prior", "architecture")
@@ -113,7 +113,7 @@ def _check_same_network(a: PolicyFile, b: PolicyFile) -> None:
 
 def _resolved(f: PolicyFile) -> dict[str, Any]:
     """The game options a policy was trained with, every default filled in (as the game resolves them)."""
-    return dict(game_class(f.document["game"])(seed=0, **dict(f.document.get("options") or {})).config)
+    return dict(probe_game(f.document).config)
 
 
 def _source(f: PolicyFile) -> dict[str, Any]:

@@ -82,6 +82,7 @@ def ship_policy(
 
 
 HALF_NOTE = " (half the file; loading casts them back to float32)"
+README_TITLE = "# Shipped policies:"  # how a shipped-policies folder's README begins (write_policies_readme)
 
 
 def _training_summary(tp: dict, prior: dict | None = None) -> str:
@@ -119,7 +120,7 @@ def _fine_tune_summary(tune: dict | None) -> str:
 
 def write_policies_readme(folder: Path) -> None:
     """``README.md`` of a shipped-policies folder, from every policy document in it (regenerated whole)."""
-    lines = [f"# Shipped policies: {folder.name}", ""]
+    lines = [f"{README_TITLE} {folder.name}", ""]
     for meta_path in sorted(folder.glob("*.json")):
         document = json.loads(meta_path.read_text())
         m, dtype = document["provenance"], document["weights"]["dtype"]
