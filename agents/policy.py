@@ -37,6 +37,7 @@ from pokerzoo.agents.policy_file import (
 )
 from pokerzoo.envs import game_class
 from pokerzoo.envs.engine.game import Game, View
+from pokerzoo.envs.engine.schema import Schema
 from pokerzoo.envs.registry import canonical, spec
 
 POLICY_DIR = Path(__file__).resolve().parent / "policies"
@@ -216,16 +217,8 @@ class PolicyAgent(Agent):
             want = canonical(self.env_name)
             if trained_on != want:
                 raise PolicyFileError(f"policy {self.path} was trained on {trained_on}, not {want}")
-        # The document's sizes must be those of its game with its options (a file cannot lie about them).
-        probe = probe_game(net.meta, self.env_name)
-        if (probe.observation_size, probe.num_actions) != (net.observation_size, net.num_actions):
-            raise PolicyFileError(
-                f"policy {self.path}: its network takes {net.observation_size} inputs and gives "
-                f"{net.num_actions} actions, but {trained_on} with its options has "
-                f"{probe.observation_size} and {probe.num_actions}"
-            )
         self._net = net
-        self._encoder = probe
+        self._encoder = trained_game(net, self.path, self.env_name)
         self._prior = self._prior_agent(net, trained_on)
 
     def _prior_agent(self, net: PolicyNet, game: str) -> Agent | None:
@@ -301,9 +294,12 @@ class PolicyAgent(Agent):
         return details("probabilities", legal.tolist(), p.tolist())
 
     def _encode(self, view: View, game: Game | None) -> np.ndarray:
-        if game is None:
-            if self._encoder is None:
-                self._encoder = probe_game(self._net.meta, self.env_name)
+        """The view as the policy was trained to see it: the live game's encoding, or the policy's own game's
+        where the two layouts differ only by pieces one of them appends (an option such as Breed the Heifer's
+        ``action_counts``, whose facts every view carries): then the policy sees what it was trained on."""
+        if self._encoder is None:
+            self._encoder = probe_game(self._net.meta, self.env_name)
+        if game is None or _extends(game.observation_schema, self._encoder.observation_schema):
             game = self._encoder
         return np.asarray(game.encode(view), dtype=np.float32)
 
@@ -319,6 +315,44 @@ class PolicyAgent(Agent):
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._load()
+
+
+def trained_game(net: PolicyNet, path: str | Path, env_name: str | None = None) -> Game:
+    """A game of the policy's game and options (``probe_game``), checked against its network: the document's
+    sizes must be those of its game with its options (a file cannot lie about them)."""
+    probe = probe_game(net.meta, env_name)
+    if (probe.observation_size, probe.num_actions) != (net.observation_size, net.num_actions):
+        raise PolicyFileError(
+            f"policy {path}: its network takes {net.observation_size} inputs and gives {net.num_actions} actions, "
+            f"but {net.meta.get('game') or env_name} with its options has {probe.observation_size} and "
+            f"{probe.num_actions}"
+        )
+    return probe
+
+
+def _extends(a: Schema, b: Schema) -> bool:
+    """Whether one of two different layouts is the other followed by more pieces."""
+    return a != b and (a.starts_with(b) or b.starts_with(a))
+
+
+def check_observation(trained: Game, live: Game, what: str) -> None:
+    """A ValueError naming ``what`` unless a policy trained on ``trained``'s observation can play ``live``.
+
+    It can when the sizes are the same (as before options that extend the observation existed), and when
+    ``live``'s layout is ``trained``'s followed by more pieces: an option that only adds to what a seat is shown,
+    such as Breed the Heifer's ``action_counts``. The policy then reads the first ``trained.observation_size``
+    entries, exactly what it was trained on, so a policy trained without the option sits at the option's tables.
+    """
+    if trained.num_actions == live.num_actions and (
+        trained.observation_size == live.observation_size
+        or live.observation_schema.starts_with(trained.observation_schema)
+    ):
+        return
+    raise ValueError(
+        f"{what} takes {trained.observation_size} observation entries and {trained.num_actions} actions; "
+        f"{spec(live.NAME).env_id} with these options has {live.observation_size} and {live.num_actions}, and its "
+        "observation does not begin with the policy's (different game options?)"
+    )
 
 
 def probe_game(meta: Mapping[str, Any], env_name: str | None = None) -> Game:

@@ -25,6 +25,7 @@ Arguments (``breed_the_heifer_v0.env(**options)``):
 | `max_raises`       | 3             | 0..100                      | raises after the bet, per round       |
 | `stacks`           | 100           | int ≥ 1, or one per seat    | starting chips                        |
 | `num_hands`        | 1             | 1..10000                    | hands per episode, stacks carried     |
+| `action_counts`    | False         | bool                        | also each seat's checks, calls, bets  |
 | `render_mode`      | None          | "ansi", "human"             | text of the table                     |
 
 Actions (``Discrete(5)``, masked):
@@ -71,6 +72,10 @@ offsets, named slices, bounds):
 
 Size: 88+60N.
 <!-- end of the generated observation table -->
+
+With ``action_counts=True`` the piece ``actions`` (N×3) follows at 88+60N: the
+times relative seat k checked, called, and bet or raised this hand / (5 × max
+bets), at most 1; the rest of the vector is unchanged (rules page, "Action counts").
 
 Rewards: at the end of each hand, every player's net chips for that hand
 (chips won minus chips put in); they sum to zero. Infos: after a hand,

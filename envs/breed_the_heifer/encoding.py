@@ -9,6 +9,12 @@ table from its own chair whatever seat it was given. Card ids are
 ``suit * 13 + rank`` with suits s, h, d, c and ranks 2..A. Chips are scaled
 by the chips at the table; bets and the amount to call by the most a round
 can cost (max bets × the larger bet size).
+
+With the option ``action_counts`` one more piece comes last, ``actions``:
+how many times each seat checked, called, and bet or raised this hand, so a
+policy can tell a calling station (never bets) from a maniac or a value
+bettor. Being last, it leaves every other offset where it was: the vector
+with the option is the vector without it followed by ``3N`` entries.
 """
 
 from __future__ import annotations
@@ -23,11 +29,28 @@ from pokerzoo.envs.engine.schema import Piece, Schema
 CARDS = 52
 NUM_CATEGORIES = 10
 STREETS = ("3rd", "4th", "5th", "6th", "7th")
+ROUNDS = len(STREETS)  # betting rounds a hand can have: the counts' scale is ROUNDS × max bets
+ACTION_PARTS = ("checks", "calls", "bets and raises")
 
 
-@lru_cache(maxsize=16)
-def schema(n: int) -> Schema:
-    """The layout for ``n`` seats: ``52 + 52n + 20 + 8n + 16`` entries (388 for five)."""
+def schema(n: int, action_counts: bool = False) -> Schema:
+    """The layout for ``n`` seats: ``52 + 52n + 20 + 8n + 16`` entries (388 for five), then with
+    ``action_counts`` the ``3n`` counts of the ``actions`` piece (403 for five).
+
+    One ``Schema`` per layout however it is asked for (``schema(5)`` is ``schema(5, False)``)."""
+    return _schema(int(n), bool(action_counts))
+
+
+@lru_cache(maxsize=32)
+def _schema(n: int, action_counts: bool) -> Schema:
+    actions = [
+        Piece(
+            "actions",
+            (n, 3),
+            "times relative seat k checked, called, and bet or raised this hand / (5 × max bets), at most 1",
+            parts=ACTION_PARTS,
+        )
+    ]
     return Schema(
         [
             Piece("down", CARDS, "own down cards (one-hot by card id)"),
@@ -56,6 +79,8 @@ def schema(n: int) -> Schema:
                 "category of the own best hand so far, current wild (high card … five of a kind)",
             ),
             Piece("still_in", 1, "players still in the hand / N"),
+            # last, so that the observation without it is a prefix of the observation with it
+            *(actions if action_counts else []),
         ]
     )
 
@@ -77,10 +102,11 @@ class Encoder:
     seats (``encoder_for``), which saves building it for every episode.
     """
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, action_counts: bool = False):
         self.n = n
-        self.schema = schema(n)
+        self.schema = schema(n, action_counts)
         o = self.schema.offsets
+        self.actions = o.get("actions", -1)  # -1: the option is off
         self.size = self.schema.size
         self.down, self.wild, self.pending, self.category = o["down"], o["wild"], o["pending"], o["category"]
         if (o["bets"], o["committed"]) != (o["stacks"] + n, o["stacks"] + 2 * n):
@@ -140,15 +166,27 @@ class Encoder:
         return scale
 
 
-_ENCODERS: dict[int, Encoder] = {}
+_ENCODERS: dict[tuple[int, bool], Encoder] = {}
 
 
-def encoder_for(n: int) -> Encoder:
-    """The encoder for ``n`` seats, shared by every game of that size (its caches are keyed by identity)."""
-    encoder = _ENCODERS.get(n)
+def encoder_for(n: int, action_counts: bool = False) -> Encoder:
+    """The encoder for ``n`` seats (with or without the action counts), shared by every game of that layout
+    (its caches are keyed by identity)."""
+    key = (n, bool(action_counts))
+    encoder = _ENCODERS.get(key)
     if encoder is None:
-        encoder = _ENCODERS[n] = Encoder(n)
+        encoder = _ENCODERS[key] = Encoder(*key)
     return encoder
+
+
+def action_fraction(count, max_bets: int):
+    """A count of the ``actions`` piece as its entry: over ``ROUNDS × max_bets``, capped at 1.
+
+    A seat makes at most one check and ``max_bets`` bets or raises in a round, but short all-in bets
+    that do not count towards the cap can make it call more often than that, so the cap keeps the
+    entry in [0, 1]. The batched kernel computes the same float64 quotient (then float32)."""
+    scale = ROUNDS * max_bets
+    return min(count, scale) / scale
 
 
 def encode(view, e: Encoder, ranker, small_bet: int, big_bet: int) -> np.ndarray:
@@ -182,4 +220,9 @@ def encode(view, e: Encoder, ranker, small_bet: int, big_bet: int) -> np.ndarray
     obs[bets_made] = view.complete_bets / view.max_bets
     obs[progress] = view.hand_number / view.num_hands
     obs[still_in] = (n - sum(folded)) / n
+    if e.actions >= 0:
+        counts = view.actions
+        obs[e.actions : e.actions + 3 * n] = [
+            action_fraction(c, view.max_bets) for p in e.seat_order[me] for c in counts[p]
+        ]
     return obs

@@ -28,7 +28,7 @@ import numpy as np
 from pokerzoo.envs.breed_the_heifer import encoding, render, scene
 from pokerzoo.envs.breed_the_heifer.ranking import ranker
 from pokerzoo.envs.breed_the_heifer.wilds import NO_WILD, WildTracker
-from pokerzoo.envs.engine.betting import ACTION_NAMES, BET, CALL, NUM_ACTIONS, RAISE, LimitBetting
+from pokerzoo.envs.engine.betting import ACTION_NAMES, BET, CALL, CHECK, NUM_ACTIONS, RAISE, LimitBetting
 from pokerzoo.envs.engine.cards import RANK_CHARS, format_card, format_cards
 from pokerzoo.envs.engine.events import UnitEnd
 from pokerzoo.envs.engine.game import Game, View
@@ -37,6 +37,10 @@ from pokerzoo.envs.engine.schema import symbolic_table
 
 FIRST_STREET, LAST_STREET = 3, 7
 UP_STREETS = (4, 5, 6)
+# The column of each action in a seat's counts (``HeiferView.actions``): checks, calls, bets and raises.
+# A fold is not counted (the seat is out, which the observation shows anyway).
+ACTION_COLUMN = {CHECK: 0, CALL: 1, BET: 2, RAISE: 2}
+NO_ACTIONS = (0, 0, 0)
 
 
 MAX_STACK = 1_000_000_000
@@ -96,6 +100,9 @@ class HeiferView(View):
     chip_total: int  # chips at the table (all stacks at the start of the episode)
     wild_pairs: str  # the rule options everyone knows, for agents that simulate the deal
     double_ace_flush: bool
+    # per seat: the checks, calls, and bets or raises it made this hand (everyone saw them); a default,
+    # so that code building views by hand keeps working
+    actions: tuple[tuple[int, int, int], ...] = ()
 
 
 class BreedTheHeiferGame(Game):
@@ -141,6 +148,14 @@ class BreedTheHeiferGame(Game):
         Option(
             "num_hands", 1, "hands per episode (stacks carried, button moving)", kind=int, low=1, high=10_000
         ),
+        Option(
+            "action_counts",
+            False,
+            "the observation also counts each seat's checks, calls, and bets or raises this hand, so a "
+            "policy can read how its opponents play; off by default, which keeps the observation unchanged "
+            "(the counts come last, after the observation without them)",
+            kind=bool,
+        ),
         check=_check_config,
     )
 
@@ -160,7 +175,7 @@ class BreedTheHeiferGame(Game):
         # Stacks between hands; during a hand the betting engine holds the live ones.
         self.stacks = list(stacks) if isinstance(stacks, tuple) else [stacks] * n
         self.chip_total = sum(self.stacks)
-        self.encoder = encoding.encoder_for(n)
+        self.encoder = encoding.encoder_for(n, c["action_counts"])
         self.observation_schema = self.encoder.schema
         self.hand_number = 0
         self.last_outcome: dict | None = None
@@ -187,6 +202,7 @@ class BreedTheHeiferGame(Game):
         self.street = FIRST_STREET
         self.opener = -1
         self.sixth_opener = -1
+        self.action_counts = (NO_ACTIONS,) * n  # immutable, so views and clones share it
         for p in range(n):
             if in_hand[p]:
                 self.betting.post(p, self.ante)
@@ -346,6 +362,12 @@ class BreedTheHeiferGame(Game):
     def _apply(self, action: int) -> None:
         self._views.clear()
         street = self.street
+        p = self.betting.to_act
+        column = ACTION_COLUMN.get(action)
+        if column is not None:
+            row = list(self.action_counts[p])
+            row[column] += 1
+            self.action_counts = (*self.action_counts[:p], tuple(row), *self.action_counts[p + 1 :])
         done = self.betting.act(action, check=False)  # Game.apply has checked the mask
         self.log("action", street=street, **done)
         self._proceed()
@@ -356,7 +378,7 @@ class BreedTheHeiferGame(Game):
             return v
         b = self.betting
         live = not self.is_over
-        # Built without the dataclass __init__ (which sets 25 frozen fields one by one, 4 µs):
+        # Built without the dataclass __init__ (which sets 27 frozen fields one by one, 4 µs):
         # views are made at every step of every env, and tests check this equals HeiferView(**fields).
         v = object.__new__(HeiferView)
         v.__dict__.update(
@@ -386,6 +408,7 @@ class BreedTheHeiferGame(Game):
             chip_total=self.chip_total,
             wild_pairs=self.config["wild_pairs"],
             double_ace_flush=self.config["double_ace_flush"],
+            actions=self.action_counts,
         )
         self._views[player] = v
         return v

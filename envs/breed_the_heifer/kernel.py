@@ -4,7 +4,9 @@ Every option of the scalar game: 2-7 players, ``wild_pairs`` (same player or
 any player), ``double_ace_flush``, the ante, the small and big bets,
 ``max_raises``, one stack for all or one per seat, several hands per episode
 (stacks carried, the button moving to the next seat with chips, busted seats
-sitting out, the episode ending when one seat holds every chip). The flow is
+sitting out, the episode ending when one seat holds every chip),
+``action_counts`` (the observation's last piece: each seat's checks, calls and
+bets or raises this hand, counted in every row, written only when on). The flow is
 ``game.py``'s (``_start``, ``_new_hand``, ``_proceed``, ``_deal_street``,
 ``_open_round``, ``_settle``), the chips are ``engine.betting.LimitBetting``'s
 (fixed-limit rounds, incomplete all-in bets, side pots, odd chips clockwise
@@ -26,7 +28,7 @@ bet size, the highest bet, the bets made), the cards of each seat in dealing
 order (down, down, up, up, up, up, down: a card's position says whether it is
 face up), each seat's best key with the current wild (kept up to date at
 every deal, so the observation's category and the showdown read it), the
-wild tracker's bit masks and the shuffled stock.
+wild tracker's bit masks, the shuffled stock and each seat's action counts.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pokerzoo.envs.batched import privileged as privileged_lib
 from pokerzoo.envs.batched.compile import kernel
 from pokerzoo.envs.batched.core import CHUNK, RUNNING, START, TERMINATED, GameKernel
 from pokerzoo.envs.breed_the_heifer import encoding
+from pokerzoo.envs.breed_the_heifer.encoding import ROUNDS
 from pokerzoo.envs.breed_the_heifer.game import FIRST_STREET, LAST_STREET, BreedTheHeiferGame
 from pokerzoo.envs.breed_the_heifer.kernel_hands import heifer_key, straight_table
 from pokerzoo.envs.engine.betting import BET, CALL, CHECK, FOLD, RAISE
@@ -80,6 +83,7 @@ class HeiferState(NamedTuple):
     pending: np.ndarray  # uint8[N]: a pair is pending
     stock: np.ndarray  # int8[N, 52]: the shuffled deck of the hand
     next_card: np.ndarray  # int64[N]
+    acts: np.ndarray  # int64[N, P, 3]: checks, calls, bets and raises of each seat this hand
 
 
 class HeiferParams(NamedTuple):
@@ -120,6 +124,7 @@ class HeiferParams(NamedTuple):
     o_progress: int
     o_category: int
     o_still_in: int
+    o_actions: int  # -1 when the option ``action_counts`` is off (the schema has no ``actions`` piece)
 
 
 # ---------------------------------------------------------------- cards and the wild rank
@@ -225,9 +230,13 @@ def _act(state, params, i, action):
     if action == FOLD:
         state.folded[i, p] = 1
         state.live[i] -= 1
+    elif action == CHECK:
+        state.acts[i, p, 0] += 1
     elif action == CALL:
+        state.acts[i, p, 1] += 1
         _put(state, i, p, min(state.current_bet[i] - state.bets[i, p], state.stacks[i, p]))
     elif action in (BET, RAISE):
+        state.acts[i, p, 2] += 1
         target = (state.complete[i] + 1) * state.bet_size[i]
         _put(state, i, p, min(target - state.bets[i, p], state.stacks[i, p]))
         complete = state.bets[i, p] == target
@@ -311,6 +320,7 @@ def _new_hand(state, params, chance, i):
         state.can_raise[i, p] = 1
         state.ncards[i, p] = 0
         state.player_ranks[i, p] = 0
+        state.acts[i, p, :] = 0
     state.live[i] = live
     state.bet_size[i] = 0
     state.current_bet[i] = 0
@@ -520,6 +530,12 @@ def observe(state, params, i, obs, mask):
     obs[params.o_bets_made] = state.complete[i] / params.max_bets
     obs[params.o_progress] = state.hand[i] / params.num_hands
     obs[params.o_still_in] = state.live[i] / n
+    if params.o_actions >= 0:  # ``encoding.action_fraction``: the same float64 quotient, capped at 1
+        scale = ROUNDS * params.max_bets
+        for k in range(n):
+            p = (me + k) % n
+            for c in range(3):
+                obs[params.o_actions + 3 * k + c] = min(state.acts[i, p, c], scale) / scale
     return me
 
 
@@ -597,7 +613,7 @@ class HeiferKernel(GameKernel):
         max_bets = 1 + config["max_raises"]
         chip_total = float(sum(stacks))
         bet_scale = float(max_bets * max(config["small_bet"], config["big_bet"]))
-        offsets = encoding.schema(n).offsets
+        offsets = encoding.schema(n, config["action_counts"]).offsets
         return HeiferParams(
             n=n,
             any_player=config["wild_pairs"] == "any_player",
@@ -615,6 +631,7 @@ class HeiferKernel(GameKernel):
             deck=np.array(DECKS["52"].cards, dtype=np.int64),
             straight_top=straight_table(),
             **{f"o_{name}": int(offset) for name, offset in offsets.items()},
+            **({} if "actions" in offsets else {"o_actions": -1}),
         )
 
     def new_state(self, n: int) -> HeiferState:
@@ -646,6 +663,7 @@ class HeiferKernel(GameKernel):
             pending=np.zeros(n, dtype=np.uint8),
             stock=np.zeros((n, 52), dtype=np.int8),
             next_card=np.zeros(n, dtype=np.int64),
+            acts=np.zeros((n, p, 3), dtype=np.int64),
         )
 
 

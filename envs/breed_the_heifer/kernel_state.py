@@ -8,7 +8,8 @@ Heifer env: every field of ``kernel.HeiferState`` from the game's
 and who may still raise, the bet size, the highest bet, the bets made), its
 cards (each seat's in dealing order: down, down, up, up, up, up, down), the
 wild tracker, the shuffled stock and where the deal has reached in it, the
-hand of the episode, the button and the openers. The kernel then computes
+hand of the episode, the button and the openers, and each seat's checks, calls
+and bets or raises this hand (the ``actions`` piece of ``action_counts``). The kernel then computes
 each seat's key with the current wild itself and writes the row's observation,
 mask and seat to act (``kernel_load.finish_loaded_rows``). From there the row
 plays exactly the game the scalar one plays under the same actions:
@@ -46,7 +47,7 @@ from pokerzoo.envs.breed_the_heifer.kernel_load import finish_loaded_rows
 FIELDS = (
     "hand", "dealer", "street", "opener", "sixth", "to_act", "live", "bet_size", "current_bet", "complete",
     "stacks", "start_stacks", "committed", "bets", "folded", "needs", "can_raise", "cards", "ncards",
-    "player_ranks", "table_ranks", "wild", "pending", "stock", "next_card",
+    "player_ranks", "table_ranks", "wild", "pending", "stock", "next_card", "acts",
 )  # fmt: skip
 
 
@@ -80,7 +81,7 @@ def game_values(game: BreedTheHeiferGame) -> tuple:
         game.hand_number, game.dealer, game.street, game.opener, game.sixth_opener, b.to_act,
         b.folded.count(False), b.bet_size, b.current_bet, b.complete_bets, b.stacks, game.hand_start_stacks,
         b.committed, b.bets, b.folded, b._needs_action, b._can_raise, cards, ncards, t.player_ranks,
-        t.table_ranks, t.wild, t.pending, game.stock, game.next_card,
+        t.table_ranks, t.wild, t.pending, game.stock, game.next_card, game.action_counts,
     )  # fmt: skip
 
 

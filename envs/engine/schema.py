@@ -122,6 +122,12 @@ class Schema:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.pieces)
 
+    def starts_with(self, other: Schema) -> bool:
+        """Whether this layout is ``other``'s followed by more pieces (or ``other`` itself): an option that only
+        appends to the observation keeps the old vector as the new one's first entries, which a policy trained
+        without the option can go on reading (``agents.policy.check_observation``)."""
+        return self.pieces[: len(other.pieces)] == other.pieces
+
     def slice(self, name: str) -> slice:
         """Where piece ``name`` lies in the vector."""
         self[name]  # a clear error for an unknown name

@@ -90,7 +90,8 @@ class FrozenPolicy:
             raise ValueError("pass prior_actions exactly when the policy has a prior")
         with torch.inference_mode():
             legal = Legal.from_mask(mask, rows)
-            seen = SparseRows.from_rows(obs, rows)
+            # the env's observation may go on past the policy's (``agents.policy.check_observation``)
+            seen = SparseRows.from_rows(obs, rows).prefix(self.observation_size)
             if prior_actions is not None:
                 actions = torch.from_numpy(np.asarray(prior_actions, dtype=np.int64))
                 seen = (seen, prior_part(actions, self.num_actions))

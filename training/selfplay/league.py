@@ -43,9 +43,11 @@ from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import (
     SAMPLE_SUFFIX,
     building_prior,
+    check_observation,
     load_policy_net,
     resolve_policy_path,
     shipped_policies,
+    trained_game,
 )
 from pokerzoo.agents.registry import parse_call, refuse_unknown_arguments
 from pokerzoo.envs import game_class
@@ -103,12 +105,8 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
     """The actor of policy file ``path`` as a batched opponent (the learner's fast path: ``frozen.py``), checked
     against the game's sizes."""
     net = load_policy_net(path)
-    probe = game_class(game)(seed=0, **options)
-    if (net.observation_size, net.num_actions) != (probe.observation_size, probe.num_actions):
-        raise ValueError(
-            f"policy {path} takes {net.observation_size} observation entries and {net.num_actions} actions; "
-            f"{game_spec(game).env_id} with these options has {probe.observation_size} and {probe.num_actions}"
-        )
+    live = game_class(game)(seed=0, **options)
+    check_observation(trained_game(net, path, game), live, f"policy {path}")
     prior = None
     if net.prior is not None:  # a residual policy: its prior's batched port decides first
         with building_prior(path, net.prior["batched"]):

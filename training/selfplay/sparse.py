@@ -123,6 +123,21 @@ class SparseRows(NamedTuple):
             width=int(matrix.shape[1]),
         )
 
+    def prefix(self, width: int) -> SparseRows:
+        """The same rows cut to their first ``width`` columns (a policy that reads the leading part of a longer
+        observation: ``agents.policy.check_observation``)."""
+        if width >= self.width:
+            return self
+        keep = self.columns < width
+        counts = torch.bincount(self.entry_rows[keep], minlength=self.count)
+        return SparseRows(
+            columns=self.columns[keep],
+            values=self.values[keep],
+            offsets=torch.cumsum(counts, 0) - counts,
+            entry_rows=self.entry_rows[keep],
+            width=width,
+        )
+
     @property
     def count(self) -> int:
         return int(self.offsets.shape[0])

@@ -3,7 +3,8 @@
 Every option is covered (2-7 players, both ``wild_pairs`` rules, both flush
 rules, antes from none to most of a stack, small and big bets, raise caps
 from 0 to 10, equal and per-seat stacks with side pots, busted seats sitting
-out, several hands per episode, chip counts up to the 10^9 limit); the rule
+out, several hands per episode, chip counts up to the 10^9 limit, the
+observation's action counts); the rule
 tests' stacked decks are replayed on both engines; under ``slow`` each
 configuration runs >= 100,000 steps and the evaluator sees every hand class
 and 10^6 random hands.
@@ -41,12 +42,12 @@ from pokerzoo.envs.engine.options import ConfigError
 # (options, rows, steps) of random legal play; together they cover every option
 CONFIGS = [
     ({}, 48, 64),
-    ({"num_players": 2}, 48, 64),
+    ({"num_players": 2, "action_counts": True}, 48, 64),
     ({"num_players": 3, "wild_pairs": "any_player"}, 48, 64),
     ({"num_players": 4, "double_ace_flush": True, "max_raises": 1}, 48, 64),
     ({"num_players": 6, "ante": 0, "small_bet": 3, "big_bet": 3}, 32, 96),
     ({"num_players": 7, "wild_pairs": "any_player", "double_ace_flush": True, "max_raises": 0}, 32, 96),
-    ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5}, 48, 64),  # all-ins and side pots
+    ({"num_players": 4, "stacks": [3, 7, 50, 50], "num_hands": 5, "action_counts": True}, 48, 64),  # all-ins, side pots
     (  # a seat all in on the ante, busts, seats sitting out, a raise cap no stack reaches
         {
             "num_players": 5,
@@ -55,6 +56,7 @@ CONFIGS = [
             "small_bet": 1,
             "big_bet": 10,
             "max_raises": 10,
+            "action_counts": True,
         },
         48,
         64,
@@ -207,11 +209,12 @@ def test_the_branch_free_category_is_the_keys_category_and_builds_the_same_key(w
 
 # ---------------------------------------------------------------- the kernel's contract
 def test_offsets_come_from_the_encoders_schema():
-    for n in range(2, 8):
-        params = batched.make("breed_the_heifer", 1, num_players=n).kernel.params
-        offsets = encoding.schema(n).offsets
-        assert {k: getattr(params, f"o_{k}") for k in offsets} == offsets
-        assert batched.make("breed_the_heifer", 1, num_players=n).observation_size == encoding.schema(n).size
+    for n, action_counts in itertools.product(range(2, 8), (False, True)):
+        env = batched.make("breed_the_heifer", 1, num_players=n, action_counts=action_counts)
+        offsets = encoding.schema(n, action_counts).offsets
+        assert {k: getattr(env.kernel.params, f"o_{k}") for k in offsets} == offsets
+        assert env.observation_size == encoding.schema(n, action_counts).size
+        assert env.kernel.params.o_actions == offsets.get("actions", -1)
 
 
 @pytest.mark.parametrize(
@@ -282,7 +285,12 @@ STACKED = [
     (3, stacked(3, 2, {0: "2c 3d Qs Qh", 1: "4c 6d Kc 5d", 2: "6c 8d Ac Jd"}), {}, []),
     (3, stacked(3, 0, SHOWING_TIES), {}, [("to", 6), CHECK, BET, CALL, FOLD]),
     (3, stacked(3, 0, SHOWING_TIES), {}, []),
-    (3, ScriptedChance(integers=[2], seed=5), {}, [BET, RAISE, RAISE, RAISE, CALL, CALL, ("to", 5), BET]),
+    (
+        3,
+        ScriptedChance(integers=[2], seed=5),
+        {"action_counts": True},  # the raise cap, counted
+        [BET, RAISE, RAISE, RAISE, CALL, CALL, ("to", 5), BET],
+    ),
     (3, ScriptedChance(integers=[2], seed=5), {"max_raises": 1}, [BET, RAISE]),
     (
         4,
