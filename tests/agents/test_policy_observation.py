@@ -115,8 +115,8 @@ def test_a_batched_policy_without_the_option_reads_the_first_entries(tmp_path):
 
 def test_a_batched_policy_with_the_option_is_refused_at_a_table_without_it(tmp_path):
     path = heifer_policy(tmp_path, COUNTS, seed=6)
-    with pytest.raises(ValueError, match=r"takes 403 observation entries and 5 actions; breed_the_heifer_v0 with "
-                                         r"these options has 388 and 5"):
+    with pytest.raises(ValueError, match=r"trained with options \{'action_counts': True\}\) takes 403 observation "
+                                         r"entries and 5 actions; breed_the_heifer_v0 with these options has 388"):
         member_opponent("breed_the_heifer", {}, f"policy:{path}", deterministic=True)
 
 

@@ -106,7 +106,8 @@ def policy_opponent(game: str, options: Mapping[str, Any], path: str | Path, *, 
     against the game's sizes."""
     net = load_policy_net(path)
     live = game_class(game)(seed=0, **options)
-    check_observation(trained_game(net, path, game), live, f"policy {path}")
+    trained_with = dict(net.meta.get("options") or {})
+    check_observation(trained_game(net, path, game), live, f"policy {path} (trained with options {trained_with})")
     prior = None
     if net.prior is not None:  # a residual policy: its prior's batched port decides first
         with building_prior(path, net.prior["batched"]):
