@@ -297,8 +297,6 @@ class PolicyAgent(Agent):
         """The view as the policy was trained to see it: the live game's encoding, or the policy's own game's
         where the two layouts differ only by pieces one of them appends (an option such as Breed the Heifer's
         ``action_counts``, whose facts every view carries): then the policy sees what it was trained on."""
-        if self._encoder is None:
-            self._encoder = probe_game(self._net.meta, self.env_name)
         if game is None or _extends(game.observation_schema, self._encoder.observation_schema):
             game = self._encoder
         return np.asarray(game.encode(view), dtype=np.float32)
