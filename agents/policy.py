@@ -329,8 +329,9 @@ def trained_game(net: PolicyNet, path: str | Path, env_name: str | None = None) 
 
 
 def _extends(a: Schema, b: Schema) -> bool:
-    """Whether one of two different layouts is the other followed by more pieces."""
-    return a != b and (a.starts_with(b) or b.starts_with(a))
+    """Whether one of two different layouts is the other followed by more pieces (at every decision: the usual
+    case, the very same cached schema, is answered by identity without comparing pieces)."""
+    return a is not b and a != b and (a.starts_with(b) or b.starts_with(a))
 
 
 def check_observation(trained: Game, live: Game, what: str) -> None:
