@@ -116,8 +116,17 @@ def save_policy(policy, path: Path, document: Mapping, dtype: str = "float32") -
     return write_policy(path, {**document, "architecture": architecture(policy)}, policy_tensors(policy), dtype)
 
 
-def load_policy_weights(policy, path: str | Path, what: str = "policy") -> Path:
-    """Copy the weights of policy file ``path`` into the torch ``policy`` (same architecture required)."""
+def load_policy_weights(policy, path: str | Path, what: str = "policy", *, extra_inputs: int = 0) -> Path:
+    """Copy the weights of policy file ``path`` into the torch ``policy`` (same architecture required).
+
+    ``extra_inputs``: the run's observation is the file's followed by that many
+    more entries (an option that only appends pieces, such as Breed the Heifer's
+    ``action_counts``; ``agents.policy.check_observation`` says when that holds).
+    The layers that read the observation get that many more input columns, at
+    zero, right after the file's observation (before a residual policy's one-hot
+    of its prior's action), so the network computes exactly the file's function
+    until training moves them: fine-tuning a policy on what it could not see before.
+    """
     pf = read_policy(path)
     mine = policy.state_dict()
     if set(pf.tensors) != set(mine):
@@ -126,13 +135,21 @@ def load_policy_weights(policy, path: str | Path, what: str = "policy") -> Path:
             f"{what} ({pf.path}): its network does not match ppo.net_arch/activation of this run (missing "
             f"tensors {missing[:4]}, unexpected {extra[:4]}; a file without the critic cannot be trained on)"
         )
+    inputs = int(pf.document["observation_size"])
+    loaded: dict[str, torch.Tensor] = {}
     for k, t in pf.tensors.items():
-        if tuple(t.shape) != tuple(mine[k].shape):
+        weights = torch.from_numpy(np.array(t, dtype=np.float32))
+        wanted = tuple(mine[k].shape)
+        if extra_inputs and t.ndim == 2 and t.shape[1] >= inputs and wanted == (t.shape[0], t.shape[1] + extra_inputs):
+            zeros = torch.zeros((t.shape[0], extra_inputs), dtype=torch.float32)
+            weights = torch.cat([weights[:, :inputs], zeros, weights[:, inputs:]], dim=1)
+        if tuple(weights.shape) != wanted:
             raise ValueError(
                 f"{what} ({pf.path}): its network does not match ppo.net_arch/activation of this run: tensor "
-                f"{k} is {tuple(t.shape)}, this network's {tuple(mine[k].shape)}"
+                f"{k} is {tuple(t.shape)}, this network's {wanted}"
             )
-    policy.load_state_dict({k: torch.from_numpy(np.array(t, dtype=np.float32)) for k, t in pf.tensors.items()})
+        loaded[k] = weights
+    policy.load_state_dict(loaded)
     return pf.path
 
 

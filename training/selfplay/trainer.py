@@ -38,8 +38,9 @@ import torch
 import yaml
 from tqdm import tqdm
 
-from pokerzoo.agents.policy import resolve_policy_path
+from pokerzoo.agents.policy import check_observation, probe_game, resolve_policy_path
 from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.envs import game_class
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import load_run_config, prior_document
@@ -193,25 +194,29 @@ class SelfPlayTrainer:
         set_rng_state(found.state["rng"])
 
     def init_weights(self, source: str | Path) -> Path:
-        """Start from the weights of policy ``source`` (a policy file, a checkpoint folder or a run folder)."""
+        """Start from the weights of policy ``source`` (a policy file, a checkpoint folder or a run folder).
+
+        Its observation may be a beginning of this run's (options that append
+        pieces, such as Breed the Heifer's ``action_counts``): the new entries
+        start with zero weights, so the run starts as exactly that policy.
+        """
         try:
             path = resolve_policy_path(source)
         except FileNotFoundError as exc:
             raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
         doc = read_policy(path).document
         loop = self.loop
+        what = f"init_from {str(source)!r}"
         if (doc["observation_size"], doc["num_actions"]) != (loop.env.observation_size, loop.env.num_actions):
-            raise ValueError(
-                f"init_from {str(source)!r}: its policy has {doc['observation_size']} observation entries and "
-                f"{doc['num_actions']} actions; this run's game gives {loop.env.observation_size} and "
-                f"{loop.env.num_actions}"
-            )
+            live = game_class(self.cfg["game"])(seed=0, **self.cfg["options"])
+            check_observation(probe_game(doc, self.cfg["game"]), live, f"{what}: its policy")
         if doc.get("prior") != prior_document(self.cfg):
             raise ValueError(
-                f"init_from {str(source)!r}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
+                f"{what}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
                 f"on top of {prior_document(self.cfg) or 'no prior'} (the prior section); they must be the same"
             )
-        load_policy_weights(loop.model, path, f"init_from {str(source)!r}")
+        extra = loop.env.observation_size - int(doc["observation_size"])
+        load_policy_weights(loop.model, path, what, extra_inputs=extra)
         self.state["init_from"] = str(path)
         return path
 

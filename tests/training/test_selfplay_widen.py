@@ -1,0 +1,96 @@
+"""``init_from`` a policy whose observation the run's extends (an option that appends pieces).
+
+* the run starts as exactly the source policy: the layers that read the
+  observation get zero columns for the new entries (the other tensors as
+  they were), so its logits on the longer observation are the source's on
+  the shorter one, on Breed the Heifer states made by random play with
+  ``action_counts`` on;
+* a residual policy (a prior) likewise: the zero columns go between the
+  observation and the one-hot of its prior's action;
+* a policy whose observation the run's does not begin with (the longer one
+  into the shorter run) is refused, naming both sizes, before any weight
+  is copied.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokerzoo.agents.policy import load_policy_net
+from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
+from pokerzoo.training.config import load_config
+from pokerzoo.training.engines import make_trainer
+from pokerzoo.training.policy_export import policy_document, save_policy
+from pokerzoo.training.selfplay.loop import SelfPlay
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_selfplay_trainer import tiny  # (the trainer tests' tiny run)
+
+HEIFER = {"game": "breed_the_heifer_v0", "eval__baselines": ["random"], "league__scripted": ["random"],
+          "league__snapshot_every": 0, "ppo__net_arch": [16, 8]}  # fmt: skip
+COUNTS = {"action_counts": True}
+
+
+def _policy(tmp: Path, options: dict, **changes) -> Path:
+    """A new (randomly initialised) Breed the Heifer policy trained with ``options``, as a policy file."""
+    cfg = load_config(tiny(**HEIFER, options=options, eval__options=options, **changes))
+    return save_policy(SelfPlay(cfg).model, tmp / "source", policy_document(cfg, 0))
+
+
+def _observations(options: dict, count: int = 40) -> np.ndarray:
+    """Observations of the seat to act in games of random play, ``count`` of them."""
+    rng, rows = np.random.default_rng(7), []
+    while len(rows) < count:
+        game = BreedTheHeiferGame(seed=int(rng.integers(1 << 30)), **options)
+        while not game.is_over and len(rows) < count:
+            rows.append(game.observe(game.current_player))
+            game.apply(int(rng.choice(game.legal_actions())))
+    return np.stack(rows).astype(np.float32)
+
+
+def test_a_run_with_action_counts_starts_as_the_policy_trained_without(tmp_path):
+    source = _policy(tmp_path, {})
+    cfg = tiny(**HEIFER, options=COUNTS, eval__options=COUNTS, total_timesteps=300, checkpoint_every=0, eval__every=0,
+               ppo__learning_rate=0.0, init_from=str(source))  # fmt: skip
+    run = tmp_path / "run"
+    make_trainer(load_config(cfg), run, progress=False).train()
+    before, after = read_policy(source).tensors, read_policy(run / "final" / "policy.json").tensors
+    extra = (
+        read_policy(run / "final" / "policy.json").document["observation_size"]
+        - before["mlp_extractor.policy_net.0.weight"].shape[1]
+    )
+    assert extra == 15  # three counts for each of five seats
+    for name, weights in before.items():
+        if name in ("mlp_extractor.policy_net.0.weight", "mlp_extractor.value_net.0.weight"):
+            np.testing.assert_array_equal(after[name][:, : weights.shape[1]], weights)
+            np.testing.assert_array_equal(after[name][:, weights.shape[1] :], 0.0)
+        else:
+            np.testing.assert_array_equal(after[name], weights, err_msg=name)
+    wide, narrow = load_policy_net(run / "final" / "policy.json"), load_policy_net(source)
+    obs = _observations(COUNTS)
+    assert np.any(obs[:, -extra:] > 0)  # the counts are there to be ignored
+    np.testing.assert_allclose(wide.logits(obs), narrow.logits(obs[:, :-extra]), rtol=1e-6, atol=1e-6)
+
+
+def test_a_residual_policy_gets_the_new_columns_before_its_priors_one_hot(tmp_path):
+    station = {"prior__agent": "calling_station", "prior__weight": 2.5}
+    source = _policy(tmp_path, {}, **station)
+    cfg = tiny(**HEIFER, **station, options=COUNTS, eval__options=COUNTS, total_timesteps=300, checkpoint_every=0,
+               eval__every=0, ppo__learning_rate=0.0, init_from=str(source))  # fmt: skip
+    make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+    wide, narrow = load_policy_net(tmp_path / "run" / "final" / "policy.json"), load_policy_net(source)
+    obs, prior = _observations(COUNTS), np.arange(40) % 5
+    assert wide.observation_size == narrow.observation_size + 15
+    np.testing.assert_allclose(wide.logits(obs, prior), narrow.logits(obs[:, :-15], prior), rtol=1e-6, atol=1e-6)
+
+
+def test_a_policy_of_a_longer_observation_is_refused(tmp_path):
+    source = _policy(tmp_path, COUNTS)
+    cfg = tiny(**HEIFER, options={}, total_timesteps=300, checkpoint_every=0, eval__every=0, init_from=str(source))
+    with pytest.raises(ValueError, match=r"init_from .*: its policy takes 403 observation entries .* has 388"):
+        make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
