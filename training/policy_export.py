@@ -22,7 +22,7 @@ import torch
 import torch.nn as nn
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
-from pokerzoo.agents.policy import PolicyNet
+from pokerzoo.agents.policy import PolicyNet, check_observation, probe_game
 from pokerzoo.agents.policy_file import PolicyFileError, read_policy, write_policy
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import canonical
@@ -114,6 +114,17 @@ def save_policy(policy, path: Path, document: Mapping, dtype: str = "float32") -
     """Write ``policy`` (an SB3 actor-critic policy, or a model holding one) as ``PATH.json`` + ``PATH.safetensors``."""
     policy = getattr(policy, "policy", policy)
     return write_policy(path, {**document, "architecture": architecture(policy)}, policy_tensors(policy), dtype)
+
+
+def extra_inputs(document: Mapping[str, Any], game: str, options: Mapping[str, Any], sizes: tuple[int, int],
+                 what: str) -> int:  # fmt: skip
+    """How many observation entries a run of ``game`` with ``options`` (its observation and action ``sizes``) has
+    beyond those of the policy ``document`` it starts from: 0 for the same sizes, more where the run's observation
+    begins with the policy's (``agents.policy.check_observation``); else a ValueError naming ``what`` and both."""
+    if (int(document["observation_size"]), int(document["num_actions"])) != tuple(sizes):
+        live = game_class(game)(seed=0, **dict(options))
+        check_observation(probe_game(document, game), live, f"{what}: its policy")
+    return int(sizes[0]) - int(document["observation_size"])
 
 
 def load_policy_weights(policy, path: str | Path, what: str = "policy", *, extra_inputs: int = 0) -> Path:

@@ -74,7 +74,7 @@ from pokerzoo.training.config import (
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
 from pokerzoo.training.opponents import OpponentPool
-from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
+from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
     env_states,
     make_logger,
@@ -295,7 +295,9 @@ class Trainer:
         checkpoint's); a checkpoint folder its ``policy.json``. Only the weights are
         taken: optimiser, schedules and step count start afresh, so a run that
         continues another under a different league or rate is a new run with
-        its own report.
+        its own report. The policy's observation may be a beginning of this
+        run's (options that append pieces): the new entries start with zero
+        weights (``policy_export.extra_inputs``), so the run starts as exactly it.
         """
 
         try:
@@ -304,13 +306,10 @@ class Trainer:
             raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
         doc = read_policy(path).document
         mine = self.model.policy
-        theirs = ((doc["observation_size"],), doc["num_actions"])
-        if theirs != (mine.observation_space.shape, mine.action_space.n):
-            raise ValueError(
-                f"init_from {str(source)!r}: its policy has observation shape {theirs[0]} and {theirs[1]} actions; "
-                f"this run's game gives {mine.observation_space.shape} and {mine.action_space.n}"
-            )
-        load_policy_weights(mine, path, f"init_from {str(source)!r}")
+        what = f"init_from {str(source)!r}"
+        sizes = (int(np.prod(mine.observation_space.shape)), int(mine.action_space.n))
+        extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
+        load_policy_weights(mine, path, what, extra_inputs=extra)
         self.state["init_from"] = str(path)
         return path
 

@@ -38,14 +38,13 @@ import torch
 import yaml
 from tqdm import tqdm
 
-from pokerzoo.agents.policy import check_observation, probe_game, resolve_policy_path
+from pokerzoo.agents.policy import resolve_policy_path
 from pokerzoo.agents.policy_file import read_policy
-from pokerzoo.envs import game_class
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import load_run_config, prior_document
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
-from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
+from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
     make_logger,
     prepare_run_folder,
@@ -207,15 +206,13 @@ class SelfPlayTrainer:
         doc = read_policy(path).document
         loop = self.loop
         what = f"init_from {str(source)!r}"
-        if (doc["observation_size"], doc["num_actions"]) != (loop.env.observation_size, loop.env.num_actions):
-            live = game_class(self.cfg["game"])(seed=0, **self.cfg["options"])
-            check_observation(probe_game(doc, self.cfg["game"]), live, f"{what}: its policy")
+        sizes = (loop.env.observation_size, loop.env.num_actions)
+        extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
         if doc.get("prior") != prior_document(self.cfg):
             raise ValueError(
                 f"{what}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
                 f"on top of {prior_document(self.cfg) or 'no prior'} (the prior section); they must be the same"
             )
-        extra = loop.env.observation_size - int(doc["observation_size"])
         load_policy_weights(loop.model, path, what, extra_inputs=extra)
         self.state["init_from"] = str(path)
         return path

@@ -1,4 +1,4 @@
-"""``init_from`` a policy whose observation the run's extends (an option that appends pieces).
+"""``init_from`` a policy whose observation the run's extends (an option that appends pieces), in both trainers.
 
 * the run starts as exactly the source policy: the layers that read the
   observation get zero columns for the new entries (the other tensors as
@@ -7,6 +7,7 @@
   ``action_counts`` on;
 * a residual policy (a prior) likewise: the zero columns go between the
   observation and the one-hot of its prior's action;
+* the MaskablePPO trainer (``engine: aec``) starts from it the same way;
 * a policy whose observation the run's does not begin with (the longer one
   into the shorter run) is refused, naming both sizes, before any weight
   is copied.
@@ -30,6 +31,7 @@ from pokerzoo.training.selfplay.loop import SelfPlay
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_selfplay_trainer import tiny  # (the trainer tests' tiny run)
+from test_train import tiny as tiny_aec  # (the MaskablePPO trainer's)
 
 HEIFER = {"game": "breed_the_heifer_v0", "eval__baselines": ["random"], "league__scripted": ["random"],
           "league__snapshot_every": 0, "ppo__net_arch": [16, 8]}  # fmt: skip
@@ -87,6 +89,17 @@ def test_a_residual_policy_gets_the_new_columns_before_its_priors_one_hot(tmp_pa
     obs, prior = _observations(COUNTS), np.arange(40) % 5
     assert wide.observation_size == narrow.observation_size + 15
     np.testing.assert_allclose(wide.logits(obs, prior), narrow.logits(obs[:, :-15], prior), rtol=1e-6, atol=1e-6)
+
+
+def test_the_maskableppo_trainer_starts_from_it_the_same_way(tmp_path):
+    source = _policy(tmp_path, {})
+    cfg = tiny_aec("breed_the_heifer_v0", options=COUNTS, eval__options=COUNTS, total_timesteps=64,
+                   checkpoint_every=0, eval__every=0, ppo__learning_rate=0.0, ppo__net_arch=[16, 8],
+                   init_from=str(source))  # fmt: skip
+    make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+    wide, narrow = load_policy_net(tmp_path / "run" / "final" / "policy.json"), load_policy_net(source)
+    obs = _observations(COUNTS)
+    np.testing.assert_allclose(wide.logits(obs), narrow.logits(obs[:, :-15]), rtol=1e-6, atol=1e-6)
 
 
 def test_a_policy_of_a_longer_observation_is_refused(tmp_path):
