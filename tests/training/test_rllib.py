@@ -38,7 +38,7 @@ from pokerzoo.training.config import load_config
 from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.checkpoint import find_intact
 from pokerzoo.training.rllib.env import LEARNER, LeagueEnv
-from pokerzoo.training.rllib.trainer import RllibTrainer, algorithm_config
+from pokerzoo.training.rllib.trainer import RllibTrainer, _empty_net, algorithm_config
 
 GAMES = installed_games()
 OPTIONS = {"mexican_poker_v0": {"rounds": 2}, "raspisnoy_poker_v0": {"schedule": "single"}}
@@ -346,6 +346,31 @@ def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
 
 
 # --------------------------------------------------------------------------- weights in and out
+def test_init_from_gives_a_policy_the_action_counts_with_zero_weights(local_ray, tmp_path):
+    """init_from a policy trained without an option that appends pieces: the new columns start at zero."""
+    from pokerzoo.agents.policy_file import write_policy
+    from pokerzoo.training.policy_export import mlp_architecture, policy_document
+
+    counts = {"action_counts": True}
+    cfg = tiny("breed_the_heifer_v0", options=counts, eval__options=counts)
+    narrow, net = tiny("breed_the_heifer_v0"), _empty_net(tiny("breed_the_heifer_v0"))
+    document = {**policy_document(narrow, 0), "architecture": mlp_architecture(net)}
+    tensors = {k: v.detach().numpy() for k, v in net.state_dict().items()}
+    source = write_policy(tmp_path / "source", document, tensors)
+    trainer = RllibTrainer(cfg, tmp_path / "run", progress=False)
+    trainer._build()
+    try:
+        trainer.init_weights(source)
+        got = {k: v.detach().numpy() for k, v in trainer.learner_net().state_dict().items()}
+        for k, v in read_policy(source).tensors.items():
+            if k.endswith("net.0.weight"):  # the actor's and the critic's first layers: 15 more inputs, at zero
+                np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 15))], axis=1))
+            else:
+                np.testing.assert_array_equal(got[k], v, err_msg=k)
+    finally:
+        trainer.algo.stop()
+
+
 def test_snapshots_reach_the_env_runners_and_init_from_reads_an_sb3_policy(local_ray, tmp_path):
     """init_from takes a MaskablePPO policy file as it is (same layout); a snapshot's weights play in the envs."""
     import torch

@@ -60,7 +60,7 @@ from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import baseline_deals, baseline_spec, load_config
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
-from pokerzoo.training.policy_export import load_policy_weights, mlp_architecture, policy_document
+from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, mlp_architecture, policy_document
 from pokerzoo.training.resume import append_rows, make_logger, prepare_run_folder
 from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, latest_checkpoint, read
@@ -338,13 +338,17 @@ class RllibTrainer:
         return write_policy(path, document, tensors)
 
     def init_weights(self, source: str | Path) -> Path:
-        """Start the learner from the policy file of ``source`` (a policy, a checkpoint or a run folder)."""
+        """Start the learner from the policy file of ``source`` (a policy, a checkpoint or a run folder); its
+        observation may be a beginning of this run's (``policy_export.extra_inputs``: zero weights for the rest)."""
         try:
             path = resolve_policy_path(source)
         except FileNotFoundError as exc:
             raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
-        net = _empty_net(self.cfg)
-        _load_net(net, path, f"init_from {str(source)!r}")
+        net, what = _empty_net(self.cfg), f"init_from {str(source)!r}"
+        game = game_class(self.cfg["game"])(seed=0, **self.cfg["options"])
+        sizes = (game.observation_size, game.num_actions)
+        extra = extra_inputs(read_policy(path).document, self.cfg["game"], self.cfg["options"], sizes, what)
+        load_policy_weights(net, path, what, extra_inputs=extra)
         self._set_module_weights(LEARNER, net)
         self.state["init_from"] = str(path)
         return path
