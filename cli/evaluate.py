@@ -210,7 +210,7 @@ def run_batched(args: argparse.Namespace) -> int:
     from pokerzoo.agents.registry import make_agent
     from pokerzoo.envs.batched import kernel_class
     from pokerzoo.evaluation.batched_tournament import run_batched_tournament
-    from pokerzoo.training.selfplay.league import batched_agent, has_batched_port
+    from pokerzoo.training.selfplay.league import batched_agent, has_batched_port, table_options
 
     given = [flag for flag, (name, unset) in SCALAR_ONLY.items() if getattr(args, name) != unset]
     if given:
@@ -223,13 +223,18 @@ def run_batched(args: argparse.Namespace) -> int:
     out = out_folder(args, t, "-batched")
     probe = game_class(t.game)(seed=0, **t.config)  # a ConfigError naming a bad option
     ported = [has_batched_port(t.game, a) for a in t.agents]
-    players = [batched_agent(t.game, t.config, a) if p else make_agent(t.game, a) for a, p in zip(t.agents, ported)]
+    table = table_options(t.game, t.config, [a for a, p in zip(t.agents, ported) if p])
+    players = [batched_agent(t.game, table, a) if p else make_agent(t.game, a) for a, p in zip(t.agents, ported)]
     announce(t, seatings(len(t.agents), probe.num_players, t.seating), " on the batched engine")
+    shown = {k: v for k, v in table.items() if t.config.get(k, probe.OPTIONS.options[k].default) != v}
+    if shown:
+        print(f"the table also shows {', '.join(f'{k}={v!r}' for k, v in shown.items())}, which its policies "
+              "were trained to read (no rule changes; the others read what they were trained on)", flush=True)
     scalar = [a for a, p in zip(t.agents, ported) if not p]
     workers = resolve_workers(args.workers, t.deals) if scalar else 1
     if scalar:
         print(f"without a batched port, deciding on the scalar twins one decision at a time (in {workers} "
               f"process{'es' if workers > 1 else ''}): {', '.join(scalar)}", flush=True)  # fmt: skip
-    result = run_batched_tournament(t, players, progress=args.progress, workers=workers)
+    result = run_batched_tournament(t, players, progress=args.progress, workers=workers, table=table)
     write_report(result, out, args.plot, getattr(args, "command_line", None), engine="batched")
     return 0

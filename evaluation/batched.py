@@ -126,6 +126,24 @@ def check_match(labels: Sequence[str], deals: int, seed: int, batch_rows: int = 
             raise ValueError(f"{name}={value!r}: expected an int >= {low}")
 
 
+def table_config(game: str, config: Mapping[str, Any], table: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options the rows of a match of ``config`` run with: ``table`` (None: ``config``), which may differ
+    from ``config`` only by view-only options (``Option.view_only``: what the seats are shown, never a rule;
+    ``training.selfplay.league.table_options`` turns them on for the policies that read them). ValueError
+    naming any other option that differs."""
+    if table is None:
+        return dict(config)
+    options = kernel_class(game).game_class.OPTIONS
+    given, shown = options.validate(dict(config)), options.validate(dict(table))
+    changed = sorted(name for name in given if given[name] != shown[name] and not options.options[name].view_only)
+    if changed:
+        raise ValueError(
+            f"the table's options may add only what the seats are shown to the game's ({dict(config)}); "
+            f"these change the rules: {', '.join(f'{n}={shown[n]!r}' for n in changed)}"
+        )
+    return dict(table)
+
+
 def head_to_head(
     game: str,
     agents: Sequence[tuple[str, BatchedOpponent]],
@@ -135,6 +153,7 @@ def head_to_head(
     config: Mapping[str, Any] | None = None,
     batch_rows: int = BATCH_ROWS,
     progress: bool | None = False,
+    table: Mapping[str, Any] | None = None,
 ) -> HeadToHead:
     """Agents ``agents[0]`` and ``agents[1]``, (label, batched opponent) pairs, over ``deals`` duplicate deals on
     the batched engine (module doc).
@@ -142,13 +161,17 @@ def head_to_head(
     ``batch_rows``: games stepped at once (whole deals, every seating of a deal
     in one batch); the agents are reseeded per batch, so results are a function
     of (seed, deals, batch_rows). ``progress``: a bar over the deals (None: when
-    stderr is a terminal). Raises ValueError naming a bad agent, option or size.
+    stderr is a terminal). ``table``: the options the rows run with, ``config``
+    with view-only options turned on for the policies that read them
+    (``table_config``); the result keeps ``config``, the game played.
+    Raises ValueError naming a bad agent, option or size.
     """
     labels = [label for label, _ in agents]
     check_match(labels, deals, seed, batch_rows)
     env_id = canonical(game)
     config = dict(config or {})
     kernel = kernel_class(env_id)
+    shown = table_config(env_id, config, table)
     players_cls = kernel.game_class
     num_players = players_cls.from_config(players_cls.OPTIONS.validate(config), seed=0).num_players
     lineups = seatings(2, num_players, "rotations")
@@ -168,7 +191,7 @@ def head_to_head(
             for i, p in enumerate(players):
                 p.seed(int(np.random.SeedSequence([seed, batch, i]).generate_state(1, np.uint64)[0] >> 1))
             seeds, owner = match_rows(seed, chunk, lineups)
-            totals, cut = play_rows(kernel, config, seeds, owner, players)
+            totals, cut = play_rows(kernel, shown, seeds, owner, players)
             truncated += cut
             deal_of = np.repeat(chunk, len(lineups))
             shares = _win_shares(totals)
@@ -253,4 +276,4 @@ def _win_shares(totals: np.ndarray) -> np.ndarray:
     return top / top.sum(axis=1, keepdims=True)
 
 
-__all__ = ["BATCH_ROWS", "HeadToHead", "check_match", "head_to_head", "match_rows", "play_rows"]
+__all__ = ["BATCH_ROWS", "HeadToHead", "check_match", "head_to_head", "match_rows", "play_rows", "table_config"]

@@ -36,7 +36,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -46,7 +47,7 @@ from pokerzoo.agents.registry import make_agent
 from pokerzoo.envs import game_class
 from pokerzoo.envs.batched import kernel_class
 from pokerzoo.envs.batched.opponents import BatchedOpponent
-from pokerzoo.evaluation.batched import BATCH_ROWS, play_rows
+from pokerzoo.evaluation.batched import BATCH_ROWS, play_rows, table_config
 from pokerzoo.evaluation.processes import sigint_ignored, start_worker
 from pokerzoo.evaluation.tournament import (
     ActionKinds,
@@ -195,6 +196,7 @@ def run_batched_tournament(
     progress: bool | None = None,
     workers: int = 1,
     start_method: str = "spawn",
+    table: Mapping[str, Any] | None = None,
 ) -> TournamentResult:
     """Play tournament ``t`` on the batched engine with ``players[i]`` for ``t.agents[i]`` (module docstring): a
     batched opponent, or a scalar ``Agent`` that plays on the twins. Returns the scalar tournament's result.
@@ -203,7 +205,9 @@ def run_batched_tournament(
     ends (None: when stderr is a terminal). ``workers``: processes for the scalar agents' decisions (1: this
     process; more: each worker rebuilds them from ``t.agents`` with ``make_agent``, so they must be registry
     specs; the results are the same either way). Workers are spawned: a script that uses more than one must
-    call this under ``if __name__ == "__main__":``. Raises ValueError naming a game without a batched engine, a bad
+    call this under ``if __name__ == "__main__":``. ``table``: the options the rows run with, ``t.config`` with
+    view-only options turned on for the policies that read them (``batched.table_config``); the twins and the
+    report keep ``t.config``, the game played. Raises ValueError naming a game without a batched engine, a bad
     option or size.
     """
     check_players(t, players)
@@ -211,6 +215,7 @@ def run_batched_tournament(
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name}={value!r}: expected an int >= 1")
     kernel = kernel_class(t.game)
+    shown = table_config(t.game, t.config, table)
     num_players = game_class(t.game)(seed=0, **t.config).num_players  # raises ConfigError naming a bad option
     lineups = seatings(len(t.agents), num_players, t.seating)
     mode = resolve_seating(len(t.agents), num_players, t.seating)
@@ -245,7 +250,7 @@ def run_batched_tournament(
                     p.seed(int(np.random.SeedSequence([t.seed, batch, i]).generate_state(1, np.uint64)[0] >> 1))
             owner = np.array([lineup for _, _, lineup, _ in rows], dtype=np.int64)
             game_seeds = np.array([g.seed for g in twins.games], dtype=np.int64)
-            totals, _ = play_rows(kernel, t.config, game_seeds, owner, seats, on_step=twins.step)
+            totals, _ = play_rows(kernel, shown, game_seeds, owner, seats, on_step=twins.step)
             records += twins.records(totals)
     finally:
         bar.close()

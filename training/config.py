@@ -649,7 +649,7 @@ def _check_batched_baselines(cfg: dict) -> None:
     """``eval.periodic_engine: batched``: the game has a batched engine and every periodic baseline is a batched
     agent (built once here, so a bad name stops the run before its folder is made)."""
     # Deferred: the batched match loads torch and the game's kernels; only configs that ask for it pay that.
-    from pokerzoo.training.selfplay.league import batched_agent
+    from pokerzoo.training.selfplay.league import batched_agent, table_options
 
     if game_spec(cfg["game"]).batched is None:
         raise ConfigError(
@@ -658,7 +658,7 @@ def _check_batched_baselines(cfg: dict) -> None:
     for baseline in cfg["eval"]["baselines"]:
         spec = baseline_spec(baseline)
         try:
-            batched_agent(cfg["game"], cfg["eval"]["options"], spec)
+            batched_agent(cfg["game"], table_options(cfg["game"], cfg["eval"]["options"], [spec]), spec)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, eval.baselines (periodic_engine batched): {exc}") from None
 
@@ -709,16 +709,17 @@ def _check_engine(cfg: dict) -> None:
         _check_critic(cfg)
         _check_anchor(cfg)
         _check_prior(cfg)
+        _check_table(cfg)
         _check_buffer_size(cfg)
 
 
 def _check_league(cfg: dict) -> None:
     # Deferred: the league module imports the batched opponents (numba), which only this engine needs.
-    from pokerzoo.training.selfplay.league import member_opponent
+    from pokerzoo.training.selfplay.league import member_opponent, table_options
 
     for name in cfg["league"]["scripted"]:
         try:
-            member_opponent(cfg["game"], cfg["options"], name)
+            member_opponent(cfg["game"], table_options(cfg["game"], cfg["options"], [name]), name)
         except (ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"training config, league: member {name!r}: {exc}") from None
     league = cfg["league"]
@@ -770,7 +771,7 @@ def _check_critic(cfg: dict) -> None:
 def _check_anchor(cfg: dict) -> None:
     """``anchor``: the agent is a batched agent of the game, and a weight is given exactly when an agent is."""
     # Deferred: as in _check_league (numba).
-    from pokerzoo.training.selfplay.league import member_opponent
+    from pokerzoo.training.selfplay.league import member_opponent, table_options
 
     anchor = cfg["anchor"]
     coef = anchor["coef"]
@@ -784,9 +785,22 @@ def _check_anchor(cfg: dict) -> None:
         raise ConfigError(f"training config, anchor: agent {anchor['agent']!r} with coef 0 pulls nothing; "
                           "give coef > 0 or remove the agent")  # fmt: skip
     try:
-        member_opponent(cfg["game"], cfg["options"], anchor["agent"], deterministic=True)
+        table = table_options(cfg["game"], cfg["options"], [anchor["agent"]])
+        member_opponent(cfg["game"], table, anchor["agent"], deterministic=True)
     except (ValueError, FileNotFoundError) as exc:
         raise ConfigError(f"training config, anchor: agent {anchor['agent']!r}: {exc}") from None
+
+
+def _check_table(cfg: dict) -> None:
+    """One table shows each policy of the league and the anchor what it reads (``league_table_options``; each
+    was checked alone above)."""
+    # Deferred: as in _check_league (numba).
+    from pokerzoo.training.selfplay.league import league_table_options
+
+    try:
+        league_table_options(cfg)
+    except ValueError as exc:
+        raise ConfigError(f"training config, league and anchor: {exc}") from None
 
 
 def _check_prior(cfg: dict) -> None:

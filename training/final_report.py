@@ -96,11 +96,13 @@ def evaluate_pair_batched(cfg: Mapping, learned: str, baseline: str, deals: int,
     row; no per-unit mean (the batched rows count games, not the units inside them)."""
     # Deferred: the batched match loads torch and the game's kernels; scalar-only runs never need it.
     from pokerzoo.evaluation.batched import head_to_head
-    from pokerzoo.training.selfplay.league import batched_agent
+    from pokerzoo.training.selfplay.league import batched_agent, table_options
 
     e = cfg["eval"]
-    agents = [(spec, batched_agent(cfg["game"], e["options"], spec)) for spec in (learned, baseline)]
-    summary = head_to_head(cfg["game"], agents, deals=deals, seed=e["seed"], config=e["options"]).to_dict()
+    table = table_options(cfg["game"], e["options"], [learned, baseline])
+    agents = [(spec, batched_agent(cfg["game"], table, spec)) for spec in (learned, baseline)]
+    summary = head_to_head(cfg["game"], agents, deals=deals, seed=e["seed"], config=e["options"], table=table)
+    summary = summary.to_dict()
     row = pair_row(
         summary, label=label, baseline=baseline, deals=deals, games=summary["games"], learned_per_unit=None
     )

@@ -155,6 +155,7 @@ class BreedTheHeiferGame(Game):
             "policy can read how its opponents play; off by default, which keeps the observation unchanged "
             "(the counts come last, after the observation without them)",
             kind=bool,
+            view_only=True,
         ),
         check=_check_config,
     )

@@ -56,6 +56,10 @@ class Option:
     low: float | None = None
     high: float | None = None
     convert: Callable[[Any], Any] | None = None  # normalises and checks a value; raise ValueError if bad
+    # Changes only what each seat is shown (pieces appended to the observation), never a rule or a result: a
+    # batched table turns it on for a policy trained with it, while the others read the observation's first
+    # entries, what they were trained on (``training.selfplay.league.table_options``).
+    view_only: bool = False
 
     def allowed(self) -> str:
         if self.choices is not None:

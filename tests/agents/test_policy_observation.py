@@ -120,15 +120,26 @@ def test_a_batched_policy_with_the_option_is_refused_at_a_table_without_it(tmp_p
         member_opponent("breed_the_heifer", {}, f"policy:{path}", deterministic=True)
 
 
-def test_sparse_rows_cut_to_a_prefix_are_the_dense_rows_prefix():
+@pytest.mark.parametrize("width", [12, 13, 30, 0])
+def test_sparse_rows_read_to_a_width_are_the_dense_rows_prefix(width):
+    # 12 and 30 floats are whole 8-byte words (read as uint64), 13 is not (read entry by entry)
     rng = np.random.default_rng(0)
     matrix = np.where(rng.random((50, 30)) < 0.3, rng.random((50, 30)), 0.0).astype(np.float32)
     matrix[7] = 0.0  # a row with no entries at all
     matrix[9, 12:] = 0.0  # one with none past the cut
     rows = np.array([3, 7, 9, 0, 49, 7])
-    full = SparseRows.from_rows(matrix, rows)
-    cut = full.prefix(12)
-    assert cut.width == 12 and full.prefix(30) is full
-    np.testing.assert_array_equal(cut.dense().numpy(), matrix[rows, :12])
-    np.testing.assert_array_equal(cut.offsets.numpy(), np.cumsum((matrix[rows, :12] != 0).sum(1)) -
-                                  (matrix[rows, :12] != 0).sum(1))  # fmt: skip
+    out = np.full((rows.size, width), -1.0, dtype=np.float32)
+    cut = SparseRows.from_rows(matrix, rows, out=out, width=width)
+    assert cut.width == width
+    np.testing.assert_array_equal(out, matrix[rows, :width])
+    np.testing.assert_array_equal(cut.dense().numpy(), matrix[rows, :width])
+    nonzero = (matrix[rows, :width] != 0).sum(1)
+    np.testing.assert_array_equal(cut.offsets.numpy(), np.cumsum(nonzero) - nonzero)
+    strided = np.full((rows.size, 2 * width), -1.0, dtype=np.float32)[:, ::2]  # not contiguous: copied by numpy
+    SparseRows.from_rows(matrix, rows, out=strided, width=width)
+    np.testing.assert_array_equal(strided, matrix[rows, :width])
+
+
+def test_sparse_rows_refuse_a_width_past_the_rows():
+    with pytest.raises(ValueError, match=r"width=31: expected 0..30"):
+        SparseRows.from_rows(np.zeros((4, 30), dtype=np.float32), np.arange(2), width=31)

@@ -77,10 +77,14 @@ class Collector:
     def __init__(self, env: BatchedEnv, model: ActorCritic, league: League, buffer: DecisionBuffer, *,
                  self_play: float, reward_scale: float, mixed: float = 0.0, varied: float = 0.0,
                  critic: PrivilegedCritic | None = None, anchor: Any = None, prior: Any = None,
-                 prior_weight: float = 0.0, mixed_members: Sequence[str] = ()):  # fmt: skip
+                 prior_weight: float = 0.0, mixed_members: Sequence[str] = (),
+                 observation_size: int | None = None):  # fmt: skip
         n, p = env.num_envs, env.num_players
         env.copy = False
         self.env = env
+        # the learner reads each row's first ``observation_size`` entries (None: all): the rows may show more,
+        # for league policies that read it (``league.table_options``)
+        self.observation_size = env.observation_size if observation_size is None else int(observation_size)
         self.model = model
         self.critic = critic
         self.anchor = anchor  # a batched agent (``act(env, rows)``) or None
@@ -165,7 +169,8 @@ class Collector:
             self._settle(self.accounts.decide(learner_rows, seats))
             where = buffer.reserve(learner_rows, seats)
             # the observations and masks go to the buffer and into sparse form in one read of them
-            observations = SparseRows.from_rows(env.obs, learner_rows, out=buffer.obs[where])
+            observations = SparseRows.from_rows(env.obs, learner_rows, out=buffer.obs[where],
+                                                width=self.observation_size)  # fmt: skip
             legal = Legal.from_mask(env.mask, learner_rows, out=buffer.mask[where])
             if self.prior is None:
                 logits, values = legal_logits(self.model, observations, legal)

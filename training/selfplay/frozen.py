@@ -91,7 +91,7 @@ class FrozenPolicy:
         with torch.inference_mode():
             legal = Legal.from_mask(mask, rows)
             # the env's observation may go on past the policy's (``agents.policy.check_observation``)
-            seen = SparseRows.from_rows(obs, rows).prefix(self.observation_size)
+            seen = SparseRows.from_rows(obs, rows, width=min(self.observation_size, obs.shape[1]))
             if prior_actions is not None:
                 actions = torch.from_numpy(np.asarray(prior_actions, dtype=np.int64))
                 seen = (seen, prior_part(actions, self.num_actions))

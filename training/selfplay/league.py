@@ -32,7 +32,7 @@ Every member's randomness is reseeded from the run's seed at each rollout
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,15 +63,79 @@ def member_opponent(game: str, options: Mapping[str, Any], member: str, *, deter
     name, kwargs = parse_call(member)
     if name in scripted:
         return _scripted_member(game, member, name, scripted[name], kwargs)
-    shipped = shipped_policies(game)
-    if member in shipped or member.startswith(POLICY_PREFIX):
-        path = shipped[member] if member in shipped else resolve_policy_path(member[len(POLICY_PREFIX) :])
+    path = policy_path(game, member)
+    if path is not None:
         return policy_opponent(game, options, path, deterministic=deterministic)
+    shipped = shipped_policies(game)
     raise ValueError(
         f"{member!r} is not a batched agent of {game_spec(game).env_id}; league members and batched matches "
         f"take: {', '.join(scripted)} (batched scripted agents), {', '.join(shipped) or 'no'} shipped policies, "
         "or policy:PATH"
     )
+
+
+def policy_path(game: str, member: str) -> Path | None:
+    """The policy file a league entry or batched agent spec names (a shipped name or ``policy:PATH``, with or
+    without ``@sample``), None for any other agent."""
+    member = member.removesuffix(SAMPLE_SUFFIX)
+    shipped = shipped_policies(game)
+    if member in shipped:
+        return shipped[member]
+    if member.startswith(POLICY_PREFIX):
+        return resolve_policy_path(member[len(POLICY_PREFIX) :])
+    return None
+
+
+def table_options(game: str, options: Mapping[str, Any], specs: Iterable[str]) -> dict[str, Any]:
+    """The options a batched table of the agents ``specs`` runs with: ``options``, with the view-only options
+    (``Option.view_only``) of each policy among the agents whose observation the table's does not begin with.
+
+    Why: a batched policy reads the table's own observation arrays (``frozen.FrozenPolicy``), so a policy
+    trained to read Breed the Heifer's ``action_counts`` needs a table that writes them. Such an option changes
+    no rule, so the games are those of ``options``. The other policies read the observation's first entries,
+    which are what they were trained on (``agents.policy.check_observation``); scripted agents do not read it.
+    The scalar engine needs none of this: there each policy encodes its view itself (``PolicyAgent._encode``).
+    Raises ValueError naming a policy that such options alone would show what it reads, but the table cannot:
+    two policies trained with different such options, where no table shows both.
+    """
+    cls = game_class(game)
+    view_only = [o.name for o in cls.OPTIONS if o.view_only]
+    table = dict(options)
+    if not view_only:
+        return table
+    trained = {}
+    for spec in specs:
+        path = policy_path(game, spec)
+        if path is not None:
+            trained[spec] = cls.OPTIONS.validate(dict(load_policy_net(path).meta.get("options") or {}))
+    for theirs in trained.values():
+        if not _shows(cls, table, theirs):
+            table.update({name: theirs[name] for name in view_only})
+    for spec, theirs in trained.items():
+        own = {**table, **{name: theirs[name] for name in view_only}}
+        if not _shows(cls, table, theirs) and _shows(cls, own, theirs):  # else its sizes differ: check_observation
+            shown = ", ".join(f"{n}={table.get(n, cls.OPTIONS.options[n].default)!r}" for n in view_only)
+            wanted = ", ".join(f"{n}={theirs[n]!r}" for n in view_only)
+            raise ValueError(
+                f"{spec} was trained with {wanted}, and a batched table of {game_spec(game).env_id} that shows the "
+                f"other policies what they read has {shown}; play them with --engine scalar, where each policy "
+                "encodes its own view"
+            )
+    return table
+
+
+def league_table_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the rows of a batched training run (config ``cfg``) run with: its ``options`` and what the
+    policies of its league and its anchor read (``table_options``). The learner and its snapshots read the
+    observation's first entries, those of the run's own options (``loop.SelfPlay``)."""
+    anchor = cfg["anchor"]["agent"]
+    return table_options(cfg["game"], cfg["options"], [*cfg["league"]["scripted"], *([anchor] if anchor else [])])
+
+
+def _shows(cls: Any, table: Mapping[str, Any], trained: Mapping[str, Any]) -> bool:
+    """Whether a table of options ``table`` shows a policy trained with ``trained`` what it reads: the table's
+    observation begins with the policy's."""
+    return cls(seed=0, **table).observation_schema.starts_with(cls(seed=0, **trained).observation_schema)
 
 
 def has_batched_port(game: str, spec: str) -> bool:

@@ -25,12 +25,12 @@ import numba
 import numpy as np
 import torch
 
-from pokerzoo.envs import batched
+from pokerzoo.envs import batched, game_class
 from pokerzoo.training.config import prior_document
 from pokerzoo.training.selfplay import ppo
 from pokerzoo.training.selfplay.buffer import DecisionBuffer
 from pokerzoo.training.selfplay.collector import LEARNER, Collector
-from pokerzoo.training.selfplay.league import League, member_opponent
+from pokerzoo.training.selfplay.league import League, league_table_options, member_opponent
 from pokerzoo.training.selfplay.network import ActorCritic, PrivilegedCritic
 
 # purposes of the derived generators
@@ -56,30 +56,31 @@ class SelfPlay:
             )
         if threads > 1:  # the parallel loops run on numba's threads (process-wide, as torch's threads are)
             numba.set_num_threads(threads)
-        self.env = batched.make(cfg["game"], cfg["n_envs"], parallel=threads > 1, **cfg["options"])
+        # The rows show what the league's policies read (view-only options, ``league.table_options``); the
+        # learner reads the first ``observation_size`` entries of each row, the observation of the run's options.
+        table = league_table_options(cfg)
+        self.env = batched.make(cfg["game"], cfg["n_envs"], parallel=threads > 1, **table)
         env = self.env
+        self.observation_size = game_class(cfg["game"])(seed=0, **cfg["options"]).observation_size
         r = prior_document(cfg)  # the prior the policy files keep, its batched port resolved
-        self.prior = (
-            None if r is None else member_opponent(cfg["game"], cfg["options"], r["batched"], deterministic=True)
-        )
-        inputs = env.observation_size + (env.num_actions if self.prior is not None else 0)  # (the prior's one-hot)
+        self.prior = None if r is None else member_opponent(cfg["game"], table, r["batched"], deterministic=True)
+        inputs = self.observation_size + (env.num_actions if self.prior is not None else 0)  # (the prior's one-hot)
         with torch.random.fork_rng():  # the network's initial weights depend on the seed alone
             torch.manual_seed(cfg["seed"])
             self.model = ActorCritic(inputs, env.num_actions, p["net_arch"], p["activation"])
             c = cfg["critic"]
             self.critic = (
-                PrivilegedCritic(env.observation_size, env.privileged_size, c["net_arch"], p["activation"])
+                PrivilegedCritic(self.observation_size, env.privileged_size, c["net_arch"], p["activation"])
                 if c["privileged"] else None
             )  # fmt: skip
         self.optimizer = ppo.make_optimizer(self.model, ppo.scheduled(p["learning_rate"], 0.0), self.critic)
-        self.league = League(cfg["game"], cfg["options"], cfg["league"])
+        self.league = League(cfg["game"], table, cfg["league"])
         a = cfg["anchor"]
         self.anchor = (
-            None if a["agent"] is None
-            else member_opponent(cfg["game"], cfg["options"], a["agent"], deterministic=True)
-        )  # fmt: skip
+            None if a["agent"] is None else member_opponent(cfg["game"], table, a["agent"], deterministic=True)
+        )
         self.buffer = DecisionBuffer(
-            env.num_envs, env.num_players, env.observation_size, env.num_actions, env.num_envs * p["n_steps"],
+            env.num_envs, env.num_players, self.observation_size, env.num_actions, env.num_envs * p["n_steps"],
             env.privileged_size if self.critic is not None else 0, anchor=self.anchor is not None,
             prior=self.prior is not None,
         )  # fmt: skip
@@ -88,6 +89,7 @@ class SelfPlay:
             self_play=cfg["league"]["self_play"], mixed=cfg["league"]["mixed"], varied=cfg["league"]["varied"],
             reward_scale=cfg["reward_scale"], critic=self.critic, anchor=self.anchor,
             prior=self.prior, prior_weight=cfg["prior"]["weight"], mixed_members=cfg["league"]["mixed_members"],
+            observation_size=self.observation_size,
         )  # fmt: skip
         self.timesteps = 0  # learner decisions collected
         self.updates = 0

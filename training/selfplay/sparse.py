@@ -32,13 +32,13 @@ from pokerzoo.envs.batched.compile import kernel
 
 
 @kernel
-def _gather_nonzero_words(matrix, words, rows, counts, columns, values, copy, out_words):
+def _gather_nonzero_words(matrix, words, per, rows, counts, columns, values, copy, out_words):
     """The nonzero entries of ``matrix[rows[i]]``, row after row, into ``columns``/``values`` (room for all
     of them: ``rows.shape[0] x width``); ``counts[i]`` per row; returns how many. The rows are read as
     ``words`` (``matrix`` viewed as uint64 where a row is whole 8-byte words, else as unsigned integers of
-    its item size) and looked into only where a word is not all zero bits: the rows are mostly zeros.
+    its item size; ``per`` entries to a word), and looked into only where a word is not all zero bits: the
+    rows are mostly zeros. ``words`` may hold only each row's first words: then only those entries are read.
     With ``copy`` the rows are also copied to ``out_words[i]`` on the way (one read of them for both)."""
-    per = matrix.shape[1] // words.shape[1]  # entries per word
     n = 0
     for i in range(rows.shape[0]):
         row = matrix[rows[i]]
@@ -83,22 +83,30 @@ def _room(size: int, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
 
 
 def nonzero_rows(
-    matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None
+    matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None, width: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(counts ``[k]``, columns ``[nnz]``, values ``[nnz]``) of ``matrix[rows]``'s nonzero entries, row by row,
     each row's columns ascending; ``out`` (``[k, width]``, the matrix's dtype): ``matrix[rows]`` is copied
-    there too (``np.take(..., out=out)``)."""
+    there too (``np.take(..., out=out)``). ``width``: only each row's first ``width`` entries (a network that
+    reads the leading part of a longer observation: ``agents.policy.check_observation``); None: all."""
+    matrix = np.ascontiguousarray(matrix)
+    full = matrix.shape[1]
+    width = full if width is None else int(width)
+    if not 0 <= width <= full:
+        raise ValueError(f"width={width}: expected 0..{full}, the matrix's row length")
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     counts = np.empty(rows.shape[0], dtype=np.int64)
-    columns, values = _room(rows.shape[0] * matrix.shape[1], matrix.dtype)
-    matrix = np.ascontiguousarray(matrix)
-    unit = np.uint64 if (matrix.shape[1] * matrix.itemsize) % 8 == 0 else np.dtype(f"u{matrix.itemsize}")
+    columns, values = _room(rows.shape[0] * width, matrix.dtype)
+    whole = (full * matrix.itemsize) % 8 == 0 and (width * matrix.itemsize) % 8 == 0
+    unit = np.dtype(np.uint64) if whole else np.dtype(f"u{matrix.itemsize}")
+    per = unit.itemsize // matrix.itemsize
     view = matrix.view(unit)
+    words = view if width == full else view[:, : width // per]
     fused = out is not None and out.flags.c_contiguous and out.dtype == matrix.dtype
     if out is not None and not fused:
-        np.take(matrix, rows, axis=0, out=out, mode="clip")  # "clip": numpy buffers ``out`` under "raise"
+        np.take(matrix[:, :width], rows, axis=0, out=out, mode="clip")  # "clip": numpy buffers ``out`` under "raise"
     out_words = out.view(unit) if fused else view[:0]
-    total = _gather_nonzero_words(matrix, view, rows, counts, columns, values, fused, out_words)
+    total = _gather_nonzero_words(matrix, words, per, rows, counts, columns, values, fused, out_words)
     return counts, columns[:total].copy(), values[:total].copy()
 
 
@@ -112,30 +120,18 @@ class SparseRows(NamedTuple):
     width: int
 
     @classmethod
-    def from_rows(cls, matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None) -> SparseRows:
-        """``matrix[rows]`` (float32 ``[*, width]``) in sparse form (and copied to ``out``, see ``nonzero_rows``)."""
-        counts, columns, values = nonzero_rows(matrix, rows, out)
+    def from_rows(
+        cls, matrix: np.ndarray, rows: np.ndarray, out: np.ndarray | None = None, width: int | None = None
+    ) -> SparseRows:
+        """``matrix[rows]`` (float32 ``[*, D]``) in sparse form, cut to the first ``width`` columns where given
+        (and copied to ``out``: see ``nonzero_rows``)."""
+        counts, columns, values = nonzero_rows(matrix, rows, out, width)
         return cls(
             columns=torch.from_numpy(columns),
             values=torch.from_numpy(values),
             offsets=torch.from_numpy(np.cumsum(counts) - counts),
             entry_rows=torch.from_numpy(np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts)),
-            width=int(matrix.shape[1]),
-        )
-
-    def prefix(self, width: int) -> SparseRows:
-        """The same rows cut to their first ``width`` columns (a policy that reads the leading part of a longer
-        observation: ``agents.policy.check_observation``)."""
-        if width >= self.width:
-            return self
-        keep = self.columns < width
-        counts = torch.bincount(self.entry_rows[keep], minlength=self.count)
-        return SparseRows(
-            columns=self.columns[keep],
-            values=self.values[keep],
-            offsets=torch.cumsum(counts, 0) - counts,
-            entry_rows=self.entry_rows[keep],
-            width=width,
+            width=int(matrix.shape[1]) if width is None else int(width),
         )
 
     @property

@@ -206,7 +206,7 @@ class SelfPlayTrainer:
         doc = read_policy(path).document
         loop = self.loop
         what = f"init_from {str(source)!r}"
-        sizes = (loop.env.observation_size, loop.env.num_actions)
+        sizes = (loop.observation_size, loop.env.num_actions)
         extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
         if doc.get("prior") != prior_document(self.cfg):
             raise ValueError(
