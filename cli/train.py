@@ -56,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", default="ppo", help="the shipped policy's agent name (default ppo)")
     parser.add_argument(
+        "--policy",
+        metavar="FILE",
+        help="with --ship: ship this mean of the run's checkpoints (pokerzoo policy average) instead of its final "
+        "policy (the run's final evaluation is then not copied: record the shipped file's with pokerzoo policy record)",
+    )
+    parser.add_argument(
         "--weights",
         choices=("float32", "float16"),
         default="float32",
@@ -109,10 +115,11 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-
+    if args.policy and not args.ship:
+        raise ValueError(f"--policy {args.policy} is for --ship RUN_DIR (the run whose checkpoints it averages)")
     if args.ship:
 
-        path = ship_policy(args.ship, args.name, weights=args.weights)
+        path = ship_policy(args.ship, args.name, weights=args.weights, policy=args.policy)
         print(f"shipped {args.ship} as {path} (agent name {args.name!r}); see {path.parent / 'README.md'}")
         return 0
     if args.timesteps is not None and args.timesteps < 1:

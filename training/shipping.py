@@ -15,13 +15,17 @@ from pathlib import Path
 import yaml
 
 from pokerzoo.agents.policy import POLICY_DIR
-from pokerzoo.agents.policy_file import WEIGHT_DTYPES, read_policy, write_policy
+from pokerzoo.agents.policy_file import WEIGHT_DTYPES, document_path, read_policy, write_policy
 from pokerzoo.envs import spec
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
 
 
 def ship_policy(
-    run_dir: str | Path, name: str = "ppo", dest: Path | None = None, weights: str = "float32"
+    run_dir: str | Path,
+    name: str = "ppo",
+    dest: Path | None = None,
+    weights: str = "float32",
+    policy: str | Path | None = None,
 ) -> Path:
     """Copy a finished run's policy into ``agents/policies/<game>/<name>.json`` (+ ``.safetensors``).
 
@@ -33,6 +37,11 @@ def ship_policy(
     weights at half size (float16 rounding, about 3 significant digits, can
     flip a near-tied decision, and the final evaluation in the provenance was
     made with the float32 policy: re-evaluate before quoting figures).
+
+    ``policy``: a mean of the run's checkpoints (``pokerzoo policy average``)
+    to ship instead of its final policy. Its provenance keeps the checkpoints
+    averaged; the run's final evaluation, made with the final policy, is not
+    copied (evaluate the shipped file and record it: ``pokerzoo policy record``).
     """
 
     if weights not in WEIGHT_DTYPES:
@@ -43,7 +52,7 @@ def ship_policy(
         raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
     report = json.loads(report_path.read_text())
     cfg = yaml.safe_load((run / "config.yaml").read_text())
-    policy = read_policy(run / "final" / "policy.json")
+    shipped = read_policy(run / "final" / "policy.json" if policy is None else _average_of(run, policy))
     short = spec(report["game"]).name
     folder = (dest or POLICY_DIR) / short
     folder.mkdir(parents=True, exist_ok=True)
@@ -52,7 +61,7 @@ def ship_policy(
         init.write_text(f'"""The trained policies shipped for {short} (see README.md here)."""\n')
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     rows = []
-    for r in report["final"] + report["composites"]:
+    for r in (report["final"] + report["composites"]) if policy is None else []:
         row = dict(r)
         learner = (
             name
@@ -63,7 +72,7 @@ def ship_policy(
         row["command"] = evaluate_command(report, row, learner)
         rows.append(row)
     provenance = {
-        **policy.document.get("provenance", {}),
+        **shipped.document.get("provenance", {}),
         "name": name,
         "game": report["game"],
         "run": report["run"],
@@ -75,9 +84,23 @@ def ship_policy(
         "unit": report["unit"],
         "evaluation": rows,
     }
-    document = {k: v for k, v in policy.document.items() if k not in ("weights", "provenance")}
-    path = write_policy(folder / f"{name}.json", {**document, "provenance": provenance}, policy.tensors, weights)
+    document = {k: v for k, v in shipped.document.items() if k not in ("weights", "provenance")}
+    path = write_policy(folder / f"{name}.json", {**document, "provenance": provenance}, shipped.tensors, weights)
     write_policies_readme(folder)
+    return path
+
+
+def _average_of(run: Path, policy: str | Path) -> Path:
+    """``policy``'s document path, checked to be a mean of checkpoints of ``run`` (``pokerzoo policy average``:
+    its provenance names each file averaged); a ValueError naming what is not."""
+    path = document_path(policy)
+    averaged = read_policy(path).document.get("provenance", {}).get("averaged")
+    if not averaged:
+        raise ValueError(f"--policy {policy}: not a mean of checkpoints (pokerzoo policy average writes one)")
+    folder = (run / "checkpoints").resolve()
+    strangers = [a["path"] for a in averaged if not Path(a["path"]).resolve().is_relative_to(folder)]
+    if strangers:
+        raise ValueError(f"--policy {policy}: it averages {strangers[0]}, not a checkpoint of {run} ({folder})")
     return path
 
 
@@ -101,6 +124,19 @@ def _training_summary(tp: dict, prior: dict | None = None) -> str:
         f"MaskablePPO, {tp['timesteps']:,} learner steps in {minutes} ({tp['n_envs']} envs, "
         f"{tp['workers'] or 'no'} worker processes; env steps/s while collecting "
         f"{tp['env_steps_per_second_collecting']})"
+    )
+
+
+def _average_summary(averaged: list[dict] | None) -> str:
+    """The clause on a policy shipped as a mean of its run's checkpoints (``pokerzoo policy average``)."""
+    if not averaged:
+        return ""
+    steps = ", ".join(f"{a['timesteps']:,}" for a in averaged)
+    weights = {round(a["coefficient"], 6) for a in averaged}
+    how = "uniform" if len(weights) == 1 else "weighted"
+    return (
+        f"; shipped as the {how} mean of the weights of its checkpoints at {steps} decisions "
+        "(`pokerzoo policy average`), evaluated after shipping (below)"
     )
 
 
@@ -131,26 +167,30 @@ def write_policies_readme(folder: Path) -> None:
             f"Files: `{meta_path.name}` (the document: game, options, architecture, provenance) and "
             f"`{document['weights']['file']}` (the weights); loading them runs no code.",
             "",
-            f"{_training_summary(tp, document.get('prior'))}{_fine_tune_summary(m.get('fine_tune'))}. "
-            f"Config: `{m['name']}.yaml`. "
+            f"{_training_summary(tp, document.get('prior'))}{_fine_tune_summary(m.get('fine_tune'))}"
+            f"{_average_summary(m.get('averaged'))}. Config: `{m['name']}.yaml`. "
             f"Weights stored as {dtype}{HALF_NOTE if dtype == 'float16' else ''}. Produced by:",
             "",
             "```",
             *m["training_commands"],
             "```",
             "",
-            f"Evaluation (evaluation harness, duplicate deals, seed {m['eval_seed']}, reward per game, 95% CI):",
-            "",
-            "| agent | vs | deals | agent's reward | baseline's | paired difference |",
-            "|---|---|---|---|---|---|",
         ]
+        if m["evaluation"]:
+            lines += [
+                f"Evaluation (evaluation harness, duplicate deals, seed {m['eval_seed']}, reward per game, 95% CI):",
+                "",
+                "| agent | vs | deals | agent's reward | baseline's | paired difference |",
+                "|---|---|---|---|---|---|",
+            ]
         for r in m["evaluation"]:
             lines.append(
                 f"| `{r['learner']}` | `{r['baseline']}` | {r['deals']} | {fmt_estimate(r['learned'])} | "
                 f"{fmt_estimate(r['baseline_reward'])} | "
                 f"{fmt_estimate(r['difference'], r['difference_low'], r['difference_high'])} |"
             )
-        lines += ["", "Commands:", "", "```", *(r["command"] for r in m["evaluation"]), "```", ""]
+        if m["evaluation"]:
+            lines += ["", "Commands:", "", "```", *(r["command"] for r in m["evaluation"]), "```", ""]
         for extra in m.get("further_evaluations", []):
             # Evaluations made after shipping (more deals, a fresh seed), recorded in the .json with their commands.
             lines += [f"Further evaluation: {extra['why']}", "", "| vs | deals | paired difference |", "|---|---|---|"]

@@ -230,6 +230,44 @@ def test_a_shipped_batched_run_says_which_trainer_made_it(reference, tmp_path):
     assert f"{tp['learner_steps_per_second']:,.0f} wall" in readme and "from scratch" in readme
 
 
+def test_a_mean_of_the_runs_checkpoints_ships_with_them_named_and_no_final_evaluation(reference, tmp_path, capsys):
+    from pokerzoo.agents.policy_file import read_policy
+    from pokerzoo.cli.main import main
+    from pokerzoo.training.policy_average import average_policies
+    from pokerzoo.training.shipping import ship_policy
+
+    run, _ = reference
+    (run / "commands.txt").write_text("2026-01-01 00:00:00 pokerzoo train tiny.yaml\n")
+    checkpoints = sorted((run / "checkpoints").glob("step_*/policy.json"))[-2:]
+    mean = average_policies(checkpoints, tmp_path / "mean.json")
+    path = ship_policy(run, "tiny", dest=tmp_path / "ship", policy=mean)
+    shipped, averaged = read_policy(path), read_policy(mean)
+    for k, t in averaged.tensors.items():
+        np.testing.assert_array_equal(shipped.tensors[k], t)
+    provenance = shipped.document["provenance"]
+    assert [a["path"] for a in provenance["averaged"]] == [str(c) for c in checkpoints]
+    report = json.loads((run / "final" / "report.json").read_text())
+    assert provenance["evaluation"] == [] and provenance["run"] == report["run"]
+    readme = (path.parent / "README.md").read_text()
+    steps = ", ".join(f"{a['timesteps']:,}" for a in provenance["averaged"])
+    assert f"shipped as the uniform mean of the weights of its checkpoints at {steps} decisions" in readme
+    assert "| agent | vs |" not in readme  # no final evaluation copied: it was made with the final policy
+    with pytest.raises(ValueError, match=r"--policy .*: it averages .*, not a checkpoint of"):
+        ship_policy(_copy_run(run, tmp_path / "other"), "tiny", dest=tmp_path / "ship", policy=mean)
+    with pytest.raises(ValueError, match=r"not a mean of checkpoints"):
+        ship_policy(run, "tiny", dest=tmp_path / "ship", policy=checkpoints[0])
+    assert main(["train", "--policy", str(mean)]) == 2
+    assert f"--policy {mean} is for --ship RUN_DIR" in capsys.readouterr().err
+
+
+def _copy_run(run: Path, to: Path) -> Path:
+    """Another finished run folder (its config and final report, no checkpoints)."""
+    (to / "final").mkdir(parents=True)
+    for name in ("config.yaml", "commands.txt", "final/report.json", "final/policy.json", "final/policy.safetensors"):
+        (to / name).write_bytes((run / name).read_bytes())
+    return to
+
+
 def test_cli_trains_on_the_batched_engine_by_default(tmp_path, capsys):
     from pokerzoo.cli.main import main
 
