@@ -56,6 +56,9 @@ def test_the_option_is_turned_on_only_for_a_policy_that_reads_it(policies):
     assert table_options("breed_the_heifer", COUNTS, [plain]) == COUNTS  # never turned off
     assert table_options("breed_the_heifer", {"ante": 2}, [counts]) == {"ante": 2, **COUNTS}
     assert table_options("raspisnoy_poker", {"schedule": "single"}, ["ppo"]) == {"schedule": "single"}
+    # a policy of other sizes (four players) leaves the table as it is: building it names the sizes
+    assert table_options("breed_the_heifer", {"num_players": 4}, [plain, counts]) == {"num_players": 4}
+    assert table_options("breed_the_heifer", {"num_players": 4, **COUNTS}, [plain]) == {"num_players": 4, **COUNTS}
 
 
 def test_a_table_adds_only_what_the_seats_are_shown():
@@ -88,7 +91,7 @@ def test_a_run_without_the_option_trains_beside_a_league_policy_that_reads_it(po
 
 
 def test_a_run_whose_league_policy_cannot_be_shown_what_it_reads_is_refused(policies):
-    with pytest.raises(ConfigError, match=r"league: member 'policy:.*': .*takes 403 observation entries .* has 340"):
+    with pytest.raises(ConfigError, match=r"league: member 'policy:.*': .*takes 403 observation entries .* has 328"):
         load_config(tiny(**HEIFER, league__scripted=[policies["counts"]], options={"num_players": 4},
                          eval__options={"num_players": 4}))  # fmt: skip
 

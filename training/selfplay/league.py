@@ -108,9 +108,10 @@ def table_options(game: str, options: Mapping[str, Any], specs: Iterable[str]) -
         path = policy_path(game, spec)
         if path is not None:
             trained[spec] = cls.OPTIONS.validate(dict(load_policy_net(path).meta.get("options") or {}))
-    for theirs in trained.values():
-        if not _shows(cls, table, theirs):
-            table.update({name: theirs[name] for name in view_only})
+    for theirs in trained.values():  # (a policy of other sizes changes nothing here: check_observation names it)
+        own = {**table, **{name: theirs[name] for name in view_only}}
+        if not _shows(cls, table, theirs) and _shows(cls, own, theirs):
+            table = own
     for spec, theirs in trained.items():
         own = {**table, **{name: theirs[name] for name in view_only}}
         if not _shows(cls, table, theirs) and _shows(cls, own, theirs):  # else its sizes differ: check_observation
