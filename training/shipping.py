@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from pokerzoo.agents.policy import POLICY_DIR
-from pokerzoo.agents.policy_file import WEIGHT_DTYPES, document_path, read_policy, write_policy
+from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFile, read_policy, write_policy
 from pokerzoo.envs import spec
 from pokerzoo.training.final_report import evaluate_command, fmt_estimate, read_lines
 
@@ -52,7 +52,7 @@ def ship_policy(
         raise FileNotFoundError(f"{run} has no final report (final/report.json): finish the run first")
     report = json.loads(report_path.read_text())
     cfg = yaml.safe_load((run / "config.yaml").read_text())
-    shipped = read_policy(run / "final" / "policy.json" if policy is None else _average_of(run, policy))
+    shipped = read_policy(run / "final" / "policy.json") if policy is None else _average_of(run, policy)
     short = spec(report["game"]).name
     folder = (dest or POLICY_DIR) / short
     folder.mkdir(parents=True, exist_ok=True)
@@ -90,18 +90,18 @@ def ship_policy(
     return path
 
 
-def _average_of(run: Path, policy: str | Path) -> Path:
-    """``policy``'s document path, checked to be a mean of checkpoints of ``run`` (``pokerzoo policy average``:
+def _average_of(run: Path, policy: str | Path) -> PolicyFile:
+    """The policy file ``policy``, checked to be a mean of checkpoints of ``run`` (``pokerzoo policy average``:
     its provenance names each file averaged); a ValueError naming what is not."""
-    path = document_path(policy)
-    averaged = read_policy(path).document.get("provenance", {}).get("averaged")
+    read = read_policy(policy)
+    averaged = read.document.get("provenance", {}).get("averaged")
     if not averaged:
         raise ValueError(f"--policy {policy}: not a mean of checkpoints (pokerzoo policy average writes one)")
     folder = (run / "checkpoints").resolve()
     strangers = [a["path"] for a in averaged if not Path(a["path"]).resolve().is_relative_to(folder)]
     if strangers:
         raise ValueError(f"--policy {policy}: it averages {strangers[0]}, not a checkpoint of {run} ({folder})")
-    return path
+    return read
 
 
 HALF_NOTE = " (half the file; loading casts them back to float32)"
