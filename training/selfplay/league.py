@@ -108,13 +108,10 @@ def table_options(game: str, options: Mapping[str, Any], specs: Iterable[str]) -
         path = policy_path(game, spec)
         if path is not None:
             trained[spec] = cls.OPTIONS.validate(dict(load_policy_net(path).meta.get("options") or {}))
-    for theirs in trained.values():  # (a policy of other sizes changes nothing here: check_observation names it)
-        own = {**table, **{name: theirs[name] for name in view_only}}
-        if not _shows(cls, table, theirs) and _shows(cls, own, theirs):
-            table = own
+    for theirs in trained.values():
+        table = _widened(cls, view_only, table, theirs) or table
     for spec, theirs in trained.items():
-        own = {**table, **{name: theirs[name] for name in view_only}}
-        if not _shows(cls, table, theirs) and _shows(cls, own, theirs):  # else its sizes differ: check_observation
+        if _widened(cls, view_only, table, theirs) is not None:
             shown = ", ".join(f"{n}={table.get(n, cls.OPTIONS.options[n].default)!r}" for n in view_only)
             wanted = ", ".join(f"{n}={theirs[n]!r}" for n in view_only)
             raise ValueError(
@@ -131,6 +128,14 @@ def league_table_options(cfg: Mapping[str, Any]) -> dict[str, Any]:
     observation's first entries, those of the run's own options (``loop.SelfPlay``)."""
     anchor = cfg["anchor"]["agent"]
     return table_options(cfg["game"], cfg["options"], [*cfg["league"]["scripted"], *([anchor] if anchor else [])])
+
+
+def _widened(cls: Any, view_only: list[str], table: dict[str, Any], trained: Mapping[str, Any]) -> dict | None:
+    """``table`` with the view-only options of a policy trained with ``trained``, where ``table`` does not show
+    it what it reads and that would; else None (it is shown already, or its sizes differ, which
+    ``check_observation`` names)."""
+    own = {**table, **{name: trained[name] for name in view_only}}
+    return own if not _shows(cls, table, trained) and _shows(cls, own, trained) else None
 
 
 def _shows(cls: Any, table: Mapping[str, Any], trained: Mapping[str, Any]) -> bool:
