@@ -127,8 +127,10 @@ def extra_inputs(document: Mapping[str, Any], game: str, options: Mapping[str, A
     return int(sizes[0]) - int(document["observation_size"])
 
 
-def load_policy_weights(policy, path: str | Path, what: str = "policy", *, extra_inputs: int = 0) -> Path:
-    """Copy the weights of policy file ``path`` into the torch ``policy`` (same architecture required).
+def load_policy_weights(
+    policy, path: str | Path, what: str = "policy", *, extra_inputs: int = 0, may_widen: bool = False
+) -> Path:
+    """Copy the weights of policy file ``path`` into the torch ``policy`` (same architecture, unless widened).
 
     ``extra_inputs``: the run's observation is the file's followed by that many
     more entries (an option that only appends pieces, such as Breed the Heifer's
@@ -137,6 +139,17 @@ def load_policy_weights(policy, path: str | Path, what: str = "policy", *, extra
     zero, right after the file's observation (before a residual policy's one-hot
     of its prior's action), so the network computes exactly the file's function
     until training moves them: fine-tuning a policy on what it could not see before.
+
+    ``may_widen`` (``init_from``; never a resume): the run's hidden layers may be
+    wider than the file's, the same number of them. The file's units keep their
+    weights and read nothing new (zero columns for the new units below them);
+    the new units keep the run's own initialisation for what they read, and
+    the layer above reads them with zero weights. So the wider network computes
+    exactly the file's function at the start, and the new units, which start
+    different from one another, learn from the first update (their outgoing
+    weights get gradients at once): Net2Net's function-preserving widening
+    (Chen et al., 2016) with zero outgoing weights in place of split copies,
+    which would stay identical under gradient descent.
     """
     pf = read_policy(path)
     mine = policy.state_dict()
@@ -147,21 +160,38 @@ def load_policy_weights(policy, path: str | Path, what: str = "policy", *, extra
             f"tensors {missing[:4]}, unexpected {extra[:4]}; a file without the critic cannot be trained on)"
         )
     inputs = int(pf.document["observation_size"])
+    readers = {layers[0].weight for layers in (pf.actor, pf.critic) if layers}  # the layers that read the observation
     loaded: dict[str, torch.Tensor] = {}
     for k, t in pf.tensors.items():
         weights = torch.from_numpy(np.array(t, dtype=np.float32))
-        wanted = tuple(mine[k].shape)
-        if extra_inputs and t.ndim == 2 and t.shape[1] >= inputs and wanted == (t.shape[0], t.shape[1] + extra_inputs):
+        if extra_inputs and k in readers:
             zeros = torch.zeros((t.shape[0], extra_inputs), dtype=torch.float32)
             weights = torch.cat([weights[:, :inputs], zeros, weights[:, inputs:]], dim=1)
-        if tuple(weights.shape) != wanted:
-            raise ValueError(
-                f"{what} ({pf.path}): its network does not match ppo.net_arch/activation of this run: tensor "
-                f"{k} is {tuple(t.shape)}, this network's {wanted}"
-            )
-        loaded[k] = weights
+        loaded[k] = _placed(weights, mine[k], may_widen, f"{what} ({pf.path})", f"{k} is {tuple(t.shape)}")
     policy.load_state_dict(loaded)
     return pf.path
+
+
+def _placed(weights: torch.Tensor, fresh: torch.Tensor, may_widen: bool, what: str, stored: str) -> torch.Tensor:
+    """The file's tensor ``weights`` (``stored``: its name and shape in the file) as the run's tensor ``fresh``
+    (its own initialisation): the same shape, or, with ``may_widen``, in the leading block of a larger one
+    (``load_policy_weights`` says why the rest is so)."""
+    have, wanted = tuple(weights.shape), tuple(fresh.shape)
+    if have == wanted:
+        return weights
+    if not may_widen or len(have) != len(wanted) or any(h > w for h, w in zip(have, wanted)):
+        how = " or wider (init_from)" if may_widen else ""
+        raise ValueError(
+            f"{what}: its network does not match ppo.net_arch/activation of this run: tensor {stored}, "
+            f"this network's {wanted}; a run takes the file's layers at their widths{how}"
+        )
+    out = fresh.detach().clone()
+    if weights.ndim == 2:
+        out[: have[0]] = 0.0  # the file's units read nothing that is new
+        out[: have[0], : have[1]] = weights
+    else:
+        out[: have[0]] = weights
+    return out
 
 
 def numpy_actor(policy) -> list[tuple[np.ndarray, np.ndarray, str]]:

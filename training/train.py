@@ -309,7 +309,7 @@ class Trainer:
         what = f"init_from {str(source)!r}"
         sizes = (int(np.prod(mine.observation_space.shape)), int(mine.action_space.n))
         extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
-        load_policy_weights(mine, path, what, extra_inputs=extra)
+        load_policy_weights(mine, path, what, extra_inputs=extra, may_widen=True)
         self.state["init_from"] = str(path)
         return path
 

@@ -10,7 +10,14 @@
 * the MaskablePPO trainer (``engine: aec``) starts from it the same way;
 * a policy whose observation the run's does not begin with (the longer one
   into the shorter run) is refused, naming both sizes, before any weight
-  is copied.
+  is copied;
+* a run whose hidden layers are wider (``ppo.net_arch``) starts as exactly
+  the narrower policy too, with its observation extended at the same time,
+  in both trainers: the file's units in the leading block, reading nothing
+  new, and the new units read by zero weights; after a few updates those
+  weights have moved, so the new units are learning;
+* a narrower run, or a resume from a checkpoint (``may_widen`` off), is
+  refused, naming the tensor and both shapes.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pokerzoo.agents.policy_file import read_policy
 from pokerzoo.envs.breed_the_heifer.game import BreedTheHeiferGame
 from pokerzoo.training.config import load_config
 from pokerzoo.training.engines import make_trainer
-from pokerzoo.training.policy_export import policy_document, save_policy
+from pokerzoo.training.policy_export import load_policy_weights, policy_document, save_policy
 from pokerzoo.training.selfplay.loop import SelfPlay
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -91,10 +98,11 @@ def test_a_residual_policy_gets_the_new_columns_before_its_priors_one_hot(tmp_pa
     np.testing.assert_allclose(wide.logits(obs, prior), narrow.logits(obs[:, :-15], prior), rtol=1e-6, atol=1e-6)
 
 
-def test_the_maskableppo_trainer_starts_from_it_the_same_way(tmp_path):
+@pytest.mark.parametrize("net_arch", [[16, 8], [32, 12]], ids=["same widths", "wider"])
+def test_the_maskableppo_trainer_starts_from_it_the_same_way(tmp_path, net_arch):
     source = _policy(tmp_path, {})
     cfg = tiny_aec("breed_the_heifer_v0", options=COUNTS, eval__options=COUNTS, total_timesteps=64,
-                   checkpoint_every=0, eval__every=0, ppo__learning_rate=0.0, ppo__net_arch=[16, 8],
+                   checkpoint_every=0, eval__every=0, ppo__learning_rate=0.0, ppo__net_arch=net_arch,
                    init_from=str(source))  # fmt: skip
     make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
     wide, narrow = load_policy_net(tmp_path / "run" / "final" / "policy.json"), load_policy_net(source)
@@ -107,3 +115,45 @@ def test_a_policy_of_a_longer_observation_is_refused(tmp_path):
     cfg = tiny(**HEIFER, options={}, total_timesteps=300, checkpoint_every=0, eval__every=0, init_from=str(source))
     with pytest.raises(ValueError, match=r"init_from .*: its policy takes 403 observation entries .* has 388"):
         make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+
+
+WIDE = {"ppo__net_arch": [32, 12]}  # HEIFER's [16, 8], wider in both layers
+
+
+def test_a_wider_run_starts_as_the_narrower_policy_and_its_new_units_learn(tmp_path):
+    source = _policy(tmp_path, {})
+    still = tiny(**{**HEIFER, **WIDE}, options=COUNTS, eval__options=COUNTS, total_timesteps=300, checkpoint_every=0,
+                 eval__every=0, ppo__learning_rate=0.0, init_from=str(source))  # fmt: skip
+    make_trainer(load_config(still), tmp_path / "still", progress=False).train()
+    wide, narrow = load_policy_net(tmp_path / "still" / "final" / "policy.json"), load_policy_net(source)
+    obs = _observations(COUNTS)
+    np.testing.assert_allclose(wide.logits(obs), narrow.logits(obs[:, :-15]), rtol=1e-6, atol=1e-6)
+    before, after = read_policy(source).tensors, read_policy(tmp_path / "still" / "final" / "policy.json").tensors
+    assert after["mlp_extractor.policy_net.2.weight"].shape == (12, 32)
+    np.testing.assert_array_equal(after["mlp_extractor.policy_net.2.weight"][:8, :16],
+                                  before["mlp_extractor.policy_net.2.weight"])  # fmt: skip
+    np.testing.assert_array_equal(after["mlp_extractor.policy_net.2.weight"][:8, 16:], 0.0)
+    assert np.all(np.abs(after["mlp_extractor.policy_net.2.weight"][8:]).sum(axis=1) > 0)  # new units read all
+    np.testing.assert_array_equal(after["action_net.weight"][:, 8:], 0.0)
+
+    moving = {**still, "ppo": {**still["ppo"], "learning_rate": 0.001}}
+    make_trainer(load_config(moving), tmp_path / "moving", progress=False).train()
+    learnt = read_policy(tmp_path / "moving" / "final" / "policy.json").tensors
+    assert np.abs(learnt["action_net.weight"][:, 8:]).max() > 0  # the new units are read now
+
+
+def test_a_narrower_run_is_refused_naming_the_tensor(tmp_path):
+    source = _policy(tmp_path, {})
+    cfg = tiny(**{**HEIFER, "ppo__net_arch": [16, 4]}, options={}, eval__options={}, total_timesteps=300,
+               checkpoint_every=0, eval__every=0, init_from=str(source))  # fmt: skip
+    refused = r"does not match ppo.net_arch.*: tensor [\w.]+ is \([\d, ]+\), this network's \([\d, ]+\); a run "
+    with pytest.raises(ValueError, match=refused + r"takes the file's layers at their widths or wider \(init_from\)"):
+        make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+
+
+def test_loading_without_may_widen_takes_only_the_same_widths(tmp_path):
+    source = _policy(tmp_path, {})
+    wider = SelfPlay(load_config(tiny(**{**HEIFER, **WIDE}, options={}, eval__options={}))).model
+    with pytest.raises(ValueError, match=r"tensor [\w.]+ is \([\d, ]+\), this network's \([\d, ]+\); "
+                       r"a run takes the file's layers at their widths$"):  # fmt: skip
+        load_policy_weights(wider, source, "checkpoint policy")

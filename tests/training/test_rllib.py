@@ -371,6 +371,31 @@ def test_init_from_gives_a_policy_the_action_counts_with_zero_weights(local_ray,
         trainer.algo.stop()
 
 
+def test_init_from_widens_the_hidden_layer_keeping_the_policys_function(local_ray, tmp_path):
+    """init_from a policy of a narrower hidden layer: its units in the leading block, the new ones read at zero."""
+    from pokerzoo.agents.policy_file import write_policy
+    from pokerzoo.training.policy_export import mlp_architecture, policy_document
+
+    narrow = tiny("breed_the_heifer_v0")
+    net = _empty_net(narrow)
+    document = {**policy_document(narrow, 0), "architecture": mlp_architecture(net)}
+    source = write_policy(tmp_path / "source", document, {k: v.detach().numpy() for k, v in net.state_dict().items()})
+    trainer = RllibTrainer(tiny("breed_the_heifer_v0", ppo__net_arch=[12]), tmp_path / "run", progress=False)
+    trainer._build()
+    try:
+        trainer.init_weights(source)
+        got = {k: v.detach().numpy() for k, v in trainer.learner_net().state_dict().items()}
+        for k, v in read_policy(source).tensors.items():
+            if k.endswith("net.0.weight") or k.endswith("net.0.bias"):  # 8 -> 12 units: the file's first
+                np.testing.assert_array_equal(got[k][:8], v, err_msg=k)
+            elif v.ndim == 2:  # the output layers read the 4 new units at zero
+                np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 4))], axis=1))
+            else:
+                np.testing.assert_array_equal(got[k], v, err_msg=k)
+    finally:
+        trainer.algo.stop()
+
+
 def test_snapshots_reach_the_env_runners_and_init_from_reads_an_sb3_policy(local_ray, tmp_path):
     """init_from takes a MaskablePPO policy file as it is (same layout); a snapshot's weights play in the envs."""
     import torch

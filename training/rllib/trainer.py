@@ -348,7 +348,7 @@ class RllibTrainer:
         game = game_class(self.cfg["game"])(seed=0, **self.cfg["options"])
         sizes = (game.observation_size, game.num_actions)
         extra = extra_inputs(read_policy(path).document, self.cfg["game"], self.cfg["options"], sizes, what)
-        load_policy_weights(net, path, what, extra_inputs=extra)
+        load_policy_weights(net, path, what, extra_inputs=extra, may_widen=True)
         self._set_module_weights(LEARNER, net)
         self.state["init_from"] = str(path)
         return path

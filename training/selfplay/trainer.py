@@ -213,7 +213,7 @@ class SelfPlayTrainer:
                 f"{what}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
                 f"on top of {prior_document(self.cfg) or 'no prior'} (the prior section); they must be the same"
             )
-        load_policy_weights(loop.model, path, what, extra_inputs=extra)
+        load_policy_weights(loop.model, path, what, extra_inputs=extra, may_widen=True)
         self.state["init_from"] = str(path)
         return path
 
