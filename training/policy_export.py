@@ -22,7 +22,7 @@ import torch
 import torch.nn as nn
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
-from pokerzoo.agents.policy import PolicyNet, check_observation, probe_game
+from pokerzoo.agents.policy import PolicyNet, check_observation, probe_game, resolve_policy_path
 from pokerzoo.agents.policy_file import PolicyFileError, read_policy, write_policy
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import canonical
@@ -125,6 +125,27 @@ def extra_inputs(document: Mapping[str, Any], game: str, options: Mapping[str, A
         live = game_class(game)(seed=0, **dict(options))
         check_observation(probe_game(document, game), live, f"{what}: its policy")
     return int(sizes[0]) - int(document["observation_size"])
+
+
+def init_policy_weights(policy, source: str | Path, cfg: Mapping[str, Any], sizes: tuple[int, int]) -> Path:
+    """Start the torch ``policy`` of a run with config ``cfg`` (its observation and action ``sizes``) from the
+    policy file of ``source`` (a policy, a checkpoint or a run folder): ``init_from``, the one rule all trainers
+    share. The file's observation may be a beginning of the run's (``extra_inputs``), its hidden layers narrower
+    (``load_policy_weights``'s ``may_widen``); it must play on top of the run's prior, or of none if the run has
+    none. Every check runs before a weight is copied, so a refused file leaves ``policy`` as it was."""
+    what = f"init_from {str(source)!r}"
+    try:
+        path = resolve_policy_path(source)
+    except FileNotFoundError as exc:
+        raise FileNotFoundError(f"{what}: {exc}") from None
+    document = read_policy(path).document
+    extra = extra_inputs(document, cfg["game"], cfg["options"], sizes, what)
+    if document.get("prior") != prior_document(cfg):
+        raise ValueError(
+            f"{what}: its policy plays on top of {document.get('prior') or 'no prior'}, this run "
+            f"on top of {prior_document(cfg) or 'no prior'} (the prior section); they must be the same"
+        )
+    return load_policy_weights(policy, path, what, extra_inputs=extra, may_widen=True)
 
 
 def load_policy_weights(

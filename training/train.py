@@ -61,7 +61,6 @@ from stable_baselines3.common.utils import ConstantSchedule, LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 from tqdm import tqdm
 
-from pokerzoo.agents.policy import resolve_policy_path
 from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
@@ -74,7 +73,7 @@ from pokerzoo.training.config import (
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
 from pokerzoo.training.imitation import discounted_returns, fit_to_teacher
 from pokerzoo.training.opponents import OpponentPool
-from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, policy_document, save_policy
+from pokerzoo.training.policy_export import init_policy_weights, load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
     env_states,
     make_logger,
@@ -300,16 +299,9 @@ class Trainer:
         weights (``policy_export.extra_inputs``), so the run starts as exactly it.
         """
 
-        try:
-            path = resolve_policy_path(source)
-        except FileNotFoundError as exc:
-            raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
-        doc = read_policy(path).document
         mine = self.model.policy
-        what = f"init_from {str(source)!r}"
         sizes = (int(np.prod(mine.observation_space.shape)), int(mine.action_space.n))
-        extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
-        load_policy_weights(mine, path, what, extra_inputs=extra, may_widen=True)
+        path = init_policy_weights(mine, source, self.cfg, sizes)
         self.state["init_from"] = str(path)
         return path
 

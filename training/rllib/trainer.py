@@ -52,7 +52,6 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from tqdm import tqdm
 
-from pokerzoo.agents.policy import resolve_policy_path
 from pokerzoo.agents.policy_file import read_policy, sha256_of, write_policy
 from pokerzoo.envs import game_class
 from pokerzoo.evaluation.distributed import connect
@@ -60,7 +59,12 @@ from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
 from pokerzoo.training.config import baseline_deals, baseline_spec, load_config
 from pokerzoo.training.final_report import evaluate_pair, write_final_report
-from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, mlp_architecture, policy_document
+from pokerzoo.training.policy_export import (
+    init_policy_weights,
+    load_policy_weights,
+    mlp_architecture,
+    policy_document,
+)
 from pokerzoo.training.resume import append_rows, make_logger, prepare_run_folder
 from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.checkpoint import FILES, FORMAT, latest_checkpoint, read
@@ -340,15 +344,9 @@ class RllibTrainer:
     def init_weights(self, source: str | Path) -> Path:
         """Start the learner from the policy file of ``source`` (a policy, a checkpoint or a run folder); its
         observation may be a beginning of this run's (``policy_export.extra_inputs``: zero weights for the rest)."""
-        try:
-            path = resolve_policy_path(source)
-        except FileNotFoundError as exc:
-            raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
-        net, what = _empty_net(self.cfg), f"init_from {str(source)!r}"
+        net = _empty_net(self.cfg)
         game = game_class(self.cfg["game"])(seed=0, **self.cfg["options"])
-        sizes = (game.observation_size, game.num_actions)
-        extra = extra_inputs(read_policy(path).document, self.cfg["game"], self.cfg["options"], sizes, what)
-        load_policy_weights(net, path, what, extra_inputs=extra, may_widen=True)
+        path = init_policy_weights(net, source, self.cfg, (game.observation_size, game.num_actions))
         self._set_module_weights(LEARNER, net)
         self.state["init_from"] = str(path)
         return path

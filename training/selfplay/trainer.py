@@ -38,13 +38,11 @@ import torch
 import yaml
 from tqdm import tqdm
 
-from pokerzoo.agents.policy import resolve_policy_path
-from pokerzoo.agents.policy_file import read_policy
 from pokerzoo.evaluation.history import to_jsonable
 from pokerzoo.training import checkpoint as ckpt
-from pokerzoo.training.config import load_run_config, prior_document
+from pokerzoo.training.config import load_run_config
 from pokerzoo.training.final_report import periodic_evaluation, write_final_report
-from pokerzoo.training.policy_export import extra_inputs, load_policy_weights, policy_document, save_policy
+from pokerzoo.training.policy_export import init_policy_weights, load_policy_weights, policy_document, save_policy
 from pokerzoo.training.resume import (
     make_logger,
     prepare_run_folder,
@@ -199,21 +197,8 @@ class SelfPlayTrainer:
         pieces, such as Breed the Heifer's ``action_counts``): the new entries
         start with zero weights, so the run starts as exactly that policy.
         """
-        try:
-            path = resolve_policy_path(source)
-        except FileNotFoundError as exc:
-            raise FileNotFoundError(f"init_from {str(source)!r}: {exc}") from None
-        doc = read_policy(path).document
         loop = self.loop
-        what = f"init_from {str(source)!r}"
-        sizes = (loop.observation_size, loop.env.num_actions)
-        extra = extra_inputs(doc, self.cfg["game"], self.cfg["options"], sizes, what)
-        if doc.get("prior") != prior_document(self.cfg):
-            raise ValueError(
-                f"{what}: its policy plays on top of {doc.get('prior') or 'no prior'}, this run "
-                f"on top of {prior_document(self.cfg) or 'no prior'} (the prior section); they must be the same"
-            )
-        load_policy_weights(loop.model, path, what, extra_inputs=extra, may_widen=True)
+        path = init_policy_weights(loop.model, source, self.cfg, (loop.observation_size, loop.env.num_actions))
         self.state["init_from"] = str(path)
         return path
 
