@@ -7,7 +7,10 @@
   ``action_counts`` on;
 * a residual policy (a prior) likewise: the zero columns go between the
   observation and the one-hot of its prior's action;
-* the MaskablePPO trainer (``engine: aec``) starts from it the same way;
+* the MaskablePPO trainer (``engine: aec``) starts from it the same way,
+  and refuses a residual policy (one that plays on top of a prior, which
+  that trainer has not), naming the prior (``init_policy_weights``: the
+  rule all trainers share);
 * a policy whose observation the run's does not begin with (the longer one
   into the shorter run) is refused, naming both sizes, before any weight
   is copied;
@@ -108,6 +111,14 @@ def test_the_maskableppo_trainer_starts_from_it_the_same_way(tmp_path, net_arch)
     wide, narrow = load_policy_net(tmp_path / "run" / "final" / "policy.json"), load_policy_net(source)
     obs = _observations(COUNTS)
     np.testing.assert_allclose(wide.logits(obs), narrow.logits(obs[:, :-15]), rtol=1e-6, atol=1e-6)
+
+
+def test_the_maskableppo_trainer_refuses_a_residual_policy_naming_its_prior(tmp_path):
+    source = _policy(tmp_path, {}, prior__agent="calling_station", prior__weight=2.5)
+    cfg = tiny_aec("breed_the_heifer_v0", total_timesteps=64, checkpoint_every=0, eval__every=0,
+                   ppo__net_arch=[16, 8], init_from=str(source))  # fmt: skip
+    with pytest.raises(ValueError, match=r"its policy plays on top of .*calling_station.*this run on top of no prior"):
+        make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
 
 
 def test_a_policy_of_a_longer_observation_is_refused(tmp_path):
