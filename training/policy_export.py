@@ -23,7 +23,7 @@ import torch.nn as nn
 from stable_baselines3.common.torch_layers import FlattenExtractor
 
 from pokerzoo.agents.policy import PolicyNet, check_observation, probe_game, resolve_policy_path
-from pokerzoo.agents.policy_file import PolicyFileError, read_policy, write_policy
+from pokerzoo.agents.policy_file import PolicyFile, PolicyFileError, read_policy, write_policy
 from pokerzoo.envs import game_class
 from pokerzoo.envs.registry import canonical
 from pokerzoo.evaluation.history import to_jsonable
@@ -138,14 +138,15 @@ def init_policy_weights(policy, source: str | Path, cfg: Mapping[str, Any], size
         path = resolve_policy_path(source)
     except FileNotFoundError as exc:
         raise FileNotFoundError(f"{what}: {exc}") from None
-    document = read_policy(path).document
-    extra = extra_inputs(document, cfg["game"], cfg["options"], sizes, what)
-    if document.get("prior") != prior_document(cfg):
+    pf = read_policy(path)
+    extra = extra_inputs(pf.document, cfg["game"], cfg["options"], sizes, what)
+    if pf.document.get("prior") != prior_document(cfg):
         raise ValueError(
-            f"{what}: its policy plays on top of {document.get('prior') or 'no prior'}, this run "
+            f"{what}: its policy plays on top of {pf.document.get('prior') or 'no prior'}, this run "
             f"on top of {prior_document(cfg) or 'no prior'} (the prior section); they must be the same"
         )
-    return load_policy_weights(policy, path, what, extra_inputs=extra, may_widen=True)
+    _load_weights(policy, pf, what, extra, may_widen=True)
+    return pf.path
 
 
 def load_policy_weights(
@@ -173,6 +174,12 @@ def load_policy_weights(
     which would stay identical under gradient descent.
     """
     pf = read_policy(path)
+    _load_weights(policy, pf, what, extra_inputs, may_widen)
+    return pf.path
+
+
+def _load_weights(policy, pf: PolicyFile, what: str, extra_inputs: int, may_widen: bool) -> None:
+    """``load_policy_weights`` on the policy file ``pf`` already read (``init_policy_weights`` reads it once)."""
     mine = policy.state_dict()
     if set(pf.tensors) != set(mine):
         missing, extra = sorted(set(mine) - set(pf.tensors)), sorted(set(pf.tensors) - set(mine))
@@ -190,7 +197,6 @@ def load_policy_weights(
             weights = torch.cat([weights[:, :inputs], zeros, weights[:, inputs:]], dim=1)
         loaded[k] = _placed(weights, mine[k], may_widen, f"{what} ({pf.path})", f"{k} is {tuple(t.shape)}")
     policy.load_state_dict(loaded)
-    return pf.path
 
 
 def _placed(weights: torch.Tensor, fresh: torch.Tensor, may_widen: bool, what: str, stored: str) -> torch.Tensor:

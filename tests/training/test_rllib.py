@@ -28,13 +28,14 @@ from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
 from pokerzoo.agents.batched import batched_agents
 from pokerzoo.agents.policy import PolicyAgent
-from pokerzoo.agents.policy_file import read_policy
+from pokerzoo.agents.policy_file import read_policy, write_policy
 from pokerzoo.agents.registry import agent_names
 from pokerzoo.cli.main import main
 from pokerzoo.envs import env_module
 from pokerzoo.envs.batched import BATCHED_GAMES
 from pokerzoo.evaluation.tournament import installed_games
 from pokerzoo.training.config import load_config
+from pokerzoo.training.policy_export import mlp_architecture, policy_document
 from pokerzoo.training.rllib import settings
 from pokerzoo.training.rllib.checkpoint import find_intact
 from pokerzoo.training.rllib.env import LEARNER, LeagueEnv
@@ -346,54 +347,45 @@ def test_the_batched_source_refuses_what_it_cannot_play(tmp_path):
 
 
 # --------------------------------------------------------------------------- weights in and out
-def test_init_from_gives_a_policy_the_action_counts_with_zero_weights(local_ray, tmp_path):
-    """init_from a policy trained without an option that appends pieces: the new columns start at zero."""
-    from pokerzoo.agents.policy_file import write_policy
-    from pokerzoo.training.policy_export import mlp_architecture, policy_document
-
-    counts = {"action_counts": True}
-    cfg = tiny("breed_the_heifer_v0", options=counts, eval__options=counts)
-    narrow, net = tiny("breed_the_heifer_v0"), _empty_net(tiny("breed_the_heifer_v0"))
+def _started_from_a_fresh_policy(tmp_path, cfg: dict) -> tuple[dict, dict]:
+    """A run of ``cfg`` (Breed the Heifer) started by init_from a fresh policy of the tiny default config: the file's
+    tensors and the learner's after ``init_weights``."""
+    narrow = tiny("breed_the_heifer_v0")
+    net = _empty_net(narrow)
     document = {**policy_document(narrow, 0), "architecture": mlp_architecture(net)}
-    tensors = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    source = write_policy(tmp_path / "source", document, tensors)
+    source = write_policy(tmp_path / "source", document, {k: v.detach().numpy() for k, v in net.state_dict().items()})
     trainer = RllibTrainer(cfg, tmp_path / "run", progress=False)
     trainer._build()
     try:
         trainer.init_weights(source)
         got = {k: v.detach().numpy() for k, v in trainer.learner_net().state_dict().items()}
-        for k, v in read_policy(source).tensors.items():
-            if k.endswith("net.0.weight"):  # the actor's and the critic's first layers: 15 more inputs, at zero
-                np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 15))], axis=1))
-            else:
-                np.testing.assert_array_equal(got[k], v, err_msg=k)
     finally:
         trainer.algo.stop()
+    return read_policy(source).tensors, got
+
+
+def test_init_from_gives_a_policy_the_action_counts_with_zero_weights(local_ray, tmp_path):
+    """init_from a policy trained without an option that appends pieces: the new columns start at zero."""
+    counts = {"action_counts": True}
+    stored, got = _started_from_a_fresh_policy(tmp_path, tiny("breed_the_heifer_v0", options=counts,
+                                                                eval__options=counts))  # fmt: skip
+    for k, v in stored.items():
+        if k.endswith("net.0.weight"):  # the actor's and the critic's first layers: 15 more inputs, at zero
+            np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 15))], axis=1))
+        else:
+            np.testing.assert_array_equal(got[k], v, err_msg=k)
 
 
 def test_init_from_widens_the_hidden_layer_keeping_the_policys_function(local_ray, tmp_path):
     """init_from a policy of a narrower hidden layer: its units in the leading block, the new ones read at zero."""
-    from pokerzoo.agents.policy_file import write_policy
-    from pokerzoo.training.policy_export import mlp_architecture, policy_document
-
-    narrow = tiny("breed_the_heifer_v0")
-    net = _empty_net(narrow)
-    document = {**policy_document(narrow, 0), "architecture": mlp_architecture(net)}
-    source = write_policy(tmp_path / "source", document, {k: v.detach().numpy() for k, v in net.state_dict().items()})
-    trainer = RllibTrainer(tiny("breed_the_heifer_v0", ppo__net_arch=[12]), tmp_path / "run", progress=False)
-    trainer._build()
-    try:
-        trainer.init_weights(source)
-        got = {k: v.detach().numpy() for k, v in trainer.learner_net().state_dict().items()}
-        for k, v in read_policy(source).tensors.items():
-            if k.endswith("net.0.weight") or k.endswith("net.0.bias"):  # 8 -> 12 units: the file's first
-                np.testing.assert_array_equal(got[k][:8], v, err_msg=k)
-            elif v.ndim == 2:  # the output layers read the 4 new units at zero
-                np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 4))], axis=1))
-            else:
-                np.testing.assert_array_equal(got[k], v, err_msg=k)
-    finally:
-        trainer.algo.stop()
+    stored, got = _started_from_a_fresh_policy(tmp_path, tiny("breed_the_heifer_v0", ppo__net_arch=[12]))
+    for k, v in stored.items():
+        if k.endswith("net.0.weight") or k.endswith("net.0.bias"):  # 8 -> 12 units: the file's first
+            np.testing.assert_array_equal(got[k][:8], v, err_msg=k)
+        elif v.ndim == 2:  # the output layers read the 4 new units at zero
+            np.testing.assert_array_equal(got[k], np.concatenate([v, np.zeros((v.shape[0], 4))], axis=1))
+        else:
+            np.testing.assert_array_equal(got[k], v, err_msg=k)
 
 
 def test_snapshots_reach_the_env_runners_and_init_from_reads_an_sb3_policy(local_ray, tmp_path):
@@ -438,9 +430,7 @@ def test_a_hostile_or_damaged_checkpoint_is_skipped_and_named(tmp_path):
 
     import torch
 
-    from pokerzoo.agents.policy_file import write_policy
     from pokerzoo.training import checkpoint as ckpt
-    from pokerzoo.training.policy_export import mlp_architecture, policy_document
     from pokerzoo.training.rllib.checkpoint import FILES, FORMAT
     from pokerzoo.training.rllib.modules import ActorCritic
 
