@@ -9,6 +9,7 @@ Examples:
     pokerzoo policy average runs/train/x/checkpoints/step_*/policy.json --out runs/x_mean/policy.json
     pokerzoo policy average new/ppo.json old/ppo.json --coefficients 0.75 0.25 --out runs/mix/policy.json
     pokerzoo policy record agents/policies/perico/ppo.json runs/evaluate/p1 runs/evaluate/p_pooled --why "fresh deals"
+    pokerzoo policy distill breed_the_heifer pimc --decisions 600000 --out runs/pimc_clone/policy.json
 
 A pokerzoo policy is NAME.json (the document: game, options, sizes,
 architecture, provenance) and NAME.safetensors (the weights); loading one
@@ -23,9 +24,12 @@ import argparse
 import json
 from pathlib import Path
 
+from tqdm import tqdm
+
 from pokerzoo.agents.policy_file import WEIGHT_DTYPES, PolicyFileError, read_policy, refuse_to_overwrite
-from pokerzoo.cli.arguments import add_pairs
+from pokerzoo.cli.arguments import add_pairs, add_progress
 from pokerzoo.evaluation.tournament import parse_config_pairs
+from pokerzoo.training.distill import TeacherTables, distill_policy
 from pokerzoo.training.evaluation_record import record_evaluation
 from pokerzoo.training.final_report import fmt_estimate
 from pokerzoo.training.policy_average import average_policies
@@ -90,8 +94,68 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+    distill = sub.add_parser(
+        "distill",
+        help="a policy fitted to a batched agent's decisions (a fast stand-in for a slow search agent)",
+        description="Record a batched agent's decisions at batched tables (its seats drawn per game: the teacher "
+        "with probability --teacher-share, else one of --tablemates) and fit a policy network to them (masked "
+        "cross-entropy); the result plays at a network's speed wherever policy:PATH is taken.",
+    )
+    distill.add_argument("game", help="a game with a batched port (pokerzoo list)")
+    distill.add_argument("teacher", help="the batched agent to copy, with its arguments: pimc, 'pimc(budget=900)'")
+    distill.add_argument("--out", metavar="NAME.json", required=True, help="the policy document to write")
+    distill.add_argument("--decisions", type=int, required=True, help="the teacher's decisions to record")
+    distill.add_argument("--tablemates", nargs="+", default=[], metavar="AGENT",
+                         help="batched agents in the seats the teacher does not take")  # fmt: skip
+    distill.add_argument("--teacher-share", type=float, default=1.0,
+                         help="the share of the seats the teacher takes, drawn per seat and game (default 1)")
+    distill.add_argument("--rows", type=int, default=512, help="tables played at once (default 512)")
+    distill.add_argument("--seed", type=int, default=0, help="seeds the deals, the seat draws and the agents")
+    add_pairs(distill, "--options", "the game options (the policy's observation follows them)")
+    distill.add_argument("--net-arch", nargs="+", type=int, metavar="WIDTH",
+                         help="the hidden layers' widths (default: --init-from's, else 128 128)")  # fmt: skip
+    distill.add_argument("--activation", choices=["relu", "tanh"], help="default: --init-from's, else relu")
+    distill.add_argument("--init-from", metavar="POLICY",
+                         help="start from this policy's weights: a policy file or a shipped name (ppo)")  # fmt: skip
+    distill.add_argument("--epochs", type=int, default=12, help="passes over the decisions (default 12)")
+    distill.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's first step size, falling "
+                         "tenfold over the epochs (default 0.001)")  # fmt: skip
+    distill.add_argument("--force", action="store_true", help="overwrite an existing policy at --out")
+    add_progress(distill)
+
+
 def run(args: argparse.Namespace) -> int:
-    return {"convert": _convert, "show": _show, "average": _average, "record": _record}[args.action](args)
+    actions = {"convert": _convert, "show": _show, "average": _average, "record": _record, "distill": _distill}
+    return actions[args.action](args)
+
+
+def _distill(args: argparse.Namespace) -> int:
+    bars: list[tqdm] = []
+
+    def progress(label: str, total: int):
+        if bars:
+            bars[-1].close()
+        bars.append(tqdm(total=total, desc=label, disable=None if args.progress is None else not args.progress,
+                         dynamic_ncols=True))  # fmt: skip
+        return bars[-1].update
+
+    try:
+        tables = TeacherTables(args.teacher, tuple(args.tablemates), args.teacher_share, args.rows, args.seed,
+                               parse_config_pairs(args.options))  # fmt: skip
+        written, s = distill_policy(
+            args.game, tables, args.out, decisions=args.decisions, net_arch=args.net_arch,
+            activation=args.activation, init_from=args.init_from, epochs=args.epochs,
+            learning_rate=args.learning_rate, force=args.force, progress=progress,
+        )  # fmt: skip
+    finally:
+        for bar in bars:
+            bar.close()
+    print(f"recorded {s['decisions']:,} decisions of {s['teacher']} in {s['record_seconds']:.0f} s; the fitted "
+          f"policy's most likely action is the teacher's on {s['held_out_agreement']:.1%} of {s['held_out']:,} "
+          f"held-out decisions (cross-entropy {s['held_out_cross_entropy']:.3f})")  # fmt: skip
+    print(f"wrote {written} and {written.with_suffix('.safetensors')} (the summary: its provenance.distilled)")
+    print(f"play it with: --agents policy:{written}")
+    return 0
 
 
 def _record(args: argparse.Namespace) -> int:
