@@ -304,7 +304,8 @@ LEAGUE = OptionSet(
     Option(
         "snapshot_deterministic",
         False,
-        "snapshots (and policy members) play their most likely action instead of sampling",
+        "snapshots (and policy members) play their most likely action instead of sampling (a member named "
+        "NAME@sample samples all the same)",
         kind=bool,
     ),
     Option(

@@ -124,3 +124,14 @@ def test_draws_among_some_members_follow_their_weights_renormalised():
     with pytest.raises(ValueError, match=r"none of \['nobody'\] is an active member"):
         lg.draw(np.random.default_rng(2), 5, among=["nobody"])
     assert np.mean(lg.draw(np.random.default_rng(3), 40_000) == ppo.id) == pytest.approx(0.75, abs=0.01)
+
+
+def test_a_member_named_at_sample_samples_where_policy_members_take_their_most_likely_action():
+    # the suffix says so in a batched match; a league used to drop it silently and play the member as the rest
+    lg = league(scripted=["ppo", "ppo@sample"], snapshot_deterministic=True)
+    assert [(m.name, m.opponent.deterministic) for m in lg.active()] == [("ppo", True), ("ppo@sample", False)]
+    rebuilt = league(scripted=[], snapshot_deterministic=True)
+    rebuilt.load_state_dict(lg.state_dict())  # a resumed run rebuilds each member the same way
+    assert [(m.name, m.opponent.deterministic) for m in rebuilt.active()] == [("ppo", True), ("ppo@sample", False)]
+    sampling = league(scripted=["ppo", "ppo@sample"])
+    assert [m.opponent.deterministic for m in sampling.active()] == [False, False]

@@ -215,10 +215,14 @@ class League:
             self._add(name, name, snapshot=False)
 
     # ------------------------------------------------------------------ membership
+    def _plays_most_likely(self, source: str) -> bool:
+        """Whether a policy member takes its most likely action: ``snapshot_deterministic``, except that a member
+        named ``NAME@sample`` always samples, as the spec says in a batched match."""
+        return bool(self.settings["snapshot_deterministic"]) and not source.endswith(SAMPLE_SUFFIX)
+
     def _add(self, name: str, source: str, *, snapshot: bool) -> Member:
-        det = self.settings["snapshot_deterministic"]
-        member = Member(self.next_id, name, source, member_opponent(self.game, self.options, source,
-                                                                    deterministic=det), snapshot=snapshot)
+        opponent = member_opponent(self.game, self.options, source, deterministic=self._plays_most_likely(source))
+        member = Member(self.next_id, name, source, opponent, snapshot=snapshot)
         self.members[member.id] = member
         self.next_id += 1
         return member
@@ -316,9 +320,9 @@ class League:
         return {"next_id": self.next_id, "members": [{k: getattr(m, k) for k in fields} for m in self.members.values()]}
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        det = self.settings["snapshot_deterministic"]
         self.members = {}
         for entry in state["members"]:
+            det = self._plays_most_likely(entry["source"])
             opponent = member_opponent(self.game, self.options, entry["source"], deterministic=det)
             member = Member(opponent=opponent, **entry)
             self.members[member.id] = member
