@@ -155,6 +155,19 @@ def _masked_logits(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor) -> t
     return logits.masked_fill(~mask, MASKED_LOGIT)
 
 
+def _check_fit(epochs: int, learning_rate: float) -> None:
+    """ValueError naming a bad number of epochs or step size (``distill_policy`` asks before it records)."""
+    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
+        raise ValueError(f"epochs={epochs!r}: expected an int >= 1")
+    if not learning_rate > 0:
+        raise ValueError(f"learning_rate={learning_rate!r}: expected a positive step size")
+
+
+def _held_out(decisions: int) -> int:
+    """How many of ``decisions`` recorded decisions the fit holds out (at least one)."""
+    return max(1, int(decisions * HELD_OUT))
+
+
 def fit_actor(
     net: ActorCritic,
     data: Decisions,
@@ -167,17 +180,12 @@ def fit_actor(
     """Fit ``net``'s actor to ``data`` (masked cross-entropy, Adam at ``learning_rate`` falling tenfold over the
     epochs), holding out ``HELD_OUT`` of the decisions; how often its most likely action is the teacher's, and its
     cross-entropy, on the held-out and the fitted decisions."""
-    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
-        raise ValueError(f"epochs={epochs!r}: expected an int >= 1")
-    if not learning_rate > 0:
-        raise ValueError(f"learning_rate={learning_rate!r}: expected a positive step size")
+    _check_fit(epochs, learning_rate)
     if len(data) < 2:
         raise ValueError(f"{len(data)} decision(s): the fit needs at least 2 (one held out)")
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)  # the only randomness of the fit: which decisions are held out, the order
     order = rng.permutation(len(data))
-    cut = max(1, int(len(data) * HELD_OUT))
-    held, fitted = order[:cut], order[cut:]
+    held, fitted = order[: _held_out(len(data))], order[_held_out(len(data)) :]
     obs, mask, action = torch.as_tensor(data.obs), torch.as_tensor(data.mask), torch.as_tensor(data.action)
     actor = [p for name, p in net.named_parameters() if not name.startswith(("value_net", "mlp_extractor.value_net"))]
     opt = torch.optim.Adam(actor, lr=learning_rate)
@@ -218,7 +226,7 @@ def fit_actor(
 
 def fit_batches(decisions: int, epochs: int) -> int:
     """The minibatches ``fit_actor`` takes over ``decisions`` recorded decisions (for a progress bar)."""
-    fitted = decisions - max(1, int(decisions * HELD_OUT))
+    fitted = decisions - _held_out(decisions)
     return epochs * -(-fitted // BATCH_SIZE)
 
 
@@ -268,8 +276,7 @@ def distill_policy(
     if start_from is not None:
         cfg = {"game": name, "options": options}
         init_policy_weights(net, start_from, cfg, (probe.observation_size, probe.num_actions))
-    tables.check()
-    tables.players(name)  # a bad spec fails now, not after the recording
+    _check_fit(epochs, learning_rate)  # record_decisions checks the rest before its first decision
 
     def bar(label: str, total: int) -> Callable[[int], None] | None:
         return None if progress is None else progress(label, total)

@@ -12,6 +12,7 @@ from pokerzoo.agents.policy import shipped_policies
 from pokerzoo.agents.policy_file import read_policy
 from pokerzoo.cli.main import main
 from pokerzoo.envs.batched import make
+from pokerzoo.training import distill
 from pokerzoo.training.distill import TeacherTables, distill_policy, record_decisions
 from pokerzoo.training.selfplay.league import batched_agent
 
@@ -118,3 +119,20 @@ def test_init_from_a_shipped_name_starts_from_its_network_and_weights(tmp_path):
     mine, shipped = read_policy(out), read_policy(shipped_policies("breed_the_heifer_v0")["ppo"])
     assert set(mine.tensors) == set(shipped.tensors)
     assert all(np.allclose(mine.tensors[k], shipped.tensors[k], atol=1e-6) for k in shipped.tensors)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"epochs": 0}, r"epochs=0: expected an int >= 1"),
+        ({"learning_rate": 0.0}, r"learning_rate=0.0: expected a positive step size"),
+    ],
+)
+def test_a_bad_fit_setting_fails_before_the_recording_starts(tmp_path, monkeypatch, kwargs, message):
+    def no_recording(*args, **kw):
+        raise AssertionError("recorded before the fit's settings were checked")
+
+    monkeypatch.setattr(distill, "record_decisions", no_recording)
+    with pytest.raises(ValueError, match=message):
+        distill_policy(GAME, TeacherTables("calling_station", rows=8), tmp_path / "c.json", decisions=100, **kwargs)
+    assert list(tmp_path.iterdir()) == []
