@@ -520,7 +520,15 @@ PRIOR = OptionSet(
         "equity(sampler=fast) for equity (null: agent itself)",
         kind=(str, type(None)),
     ),
-    Option("weight", 3.0, "the logit added to the prior's action", kind=float, low=0, high=100),
+    Option(
+        "weight",
+        3.0,
+        "the logit added to the prior's action (0: the prior's action is an input only; init_from a policy "
+        "without a prior then starts the run as exactly that policy)",
+        kind=float,
+        low=0,
+        high=100,
+    ),
 )
 
 

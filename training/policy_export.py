@@ -131,8 +131,10 @@ def init_policy_weights(policy, source: str | Path, cfg: Mapping[str, Any], size
     """Start the torch ``policy`` of a run with config ``cfg`` (its observation and action ``sizes``) from the
     policy file of ``source`` (a policy, a checkpoint or a run folder): ``init_from``, the one rule all trainers
     share. The file's observation may be a beginning of the run's (``extra_inputs``), its hidden layers narrower
-    (``load_policy_weights``'s ``may_widen``); it must play on top of the run's prior, or of none if the run has
-    none. Every check runs before a weight is copied, so a refused file leaves ``policy`` as it was."""
+    (``load_policy_weights``'s ``may_widen``). It must play on top of the run's prior, or of none: a policy without
+    a prior starts a run with one by reading the prior's one-hot at zero weights (``prior_inputs``), so with
+    ``prior.weight`` 0 the run starts as exactly that policy and learns what the prior's action is worth. Every
+    check runs before a weight is copied, so a refused file leaves ``policy`` as it was."""
     what = f"init_from {str(source)!r}"
     try:
         path = resolve_policy_path(source)
@@ -140,12 +142,14 @@ def init_policy_weights(policy, source: str | Path, cfg: Mapping[str, Any], size
         raise FileNotFoundError(f"{what}: {exc}") from None
     pf = read_policy(path)
     extra = extra_inputs(pf.document, cfg["game"], cfg["options"], sizes, what)
-    if pf.document.get("prior") != prior_document(cfg):
+    theirs, mine = pf.document.get("prior"), prior_document(cfg)
+    if theirs is not None and theirs != mine:
         raise ValueError(
-            f"{what}: its policy plays on top of {pf.document.get('prior') or 'no prior'}, this run "
-            f"on top of {prior_document(cfg) or 'no prior'} (the prior section); they must be the same"
+            f"{what}: its policy plays on top of {theirs}, this run on top of {mine or 'no prior'} (the prior "
+            "section); they must be the same (a policy without a prior may start a run with one)"
         )
-    _load_weights(policy, pf, what, extra, may_widen=True)
+    prior_inputs = int(sizes[1]) if theirs is None and mine is not None else 0
+    _load_weights(policy, pf, what, extra, may_widen=True, prior_inputs=prior_inputs)
     return pf.path
 
 
@@ -178,8 +182,10 @@ def load_policy_weights(
     return pf.path
 
 
-def _load_weights(policy, pf: PolicyFile, what: str, extra_inputs: int, may_widen: bool) -> None:
-    """``load_policy_weights`` on the policy file ``pf`` already read (``init_policy_weights`` reads it once)."""
+def _load_weights(policy, pf: PolicyFile, what: str, extra_inputs: int, may_widen: bool, prior_inputs: int = 0) -> None:
+    """``load_policy_weights`` on the policy file ``pf`` already read (``init_policy_weights`` reads it once);
+    ``prior_inputs``: the run reads a prior's one-hot of that many entries the file's network has not (its
+    columns come last, at zero)."""
     mine = policy.state_dict()
     if set(pf.tensors) != set(mine):
         missing, extra = sorted(set(mine) - set(pf.tensors)), sorted(set(pf.tensors) - set(mine))
@@ -192,9 +198,9 @@ def _load_weights(policy, pf: PolicyFile, what: str, extra_inputs: int, may_wide
     loaded: dict[str, torch.Tensor] = {}
     for k, t in pf.tensors.items():
         weights = torch.from_numpy(np.array(t, dtype=np.float32))
-        if extra_inputs and k in readers:
-            zeros = torch.zeros((t.shape[0], extra_inputs), dtype=torch.float32)
-            weights = torch.cat([weights[:, :inputs], zeros, weights[:, inputs:]], dim=1)
+        if (extra_inputs or prior_inputs) and k in readers:
+            new, hot = (torch.zeros((t.shape[0], n), dtype=torch.float32) for n in (extra_inputs, prior_inputs))
+            weights = torch.cat([weights[:, :inputs], new, weights[:, inputs:], hot], dim=1)
         loaded[k] = _placed(weights, mine[k], may_widen, f"{what} ({pf.path})", f"{k} is {tuple(t.shape)}")
     policy.load_state_dict(loaded)
 

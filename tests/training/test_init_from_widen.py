@@ -7,6 +7,9 @@
   ``action_counts`` on;
 * a residual policy (a prior) likewise: the zero columns go between the
   observation and the one-hot of its prior's action;
+* a policy without a prior starts a run with one: the prior's one-hot is
+  read at zero weights, so the run's logits are the policy's, lifted by the
+  prior's weight at the prior's action (none at weight 0);
 * the MaskablePPO trainer (``engine: aec``) starts from it the same way,
   and refuses a residual policy (one that plays on top of a prior, which
   that trainer has not), naming the prior (``init_policy_weights``: the
@@ -99,6 +102,27 @@ def test_a_residual_policy_gets_the_new_columns_before_its_priors_one_hot(tmp_pa
     obs, prior = _observations(COUNTS), np.arange(40) % 5
     assert wide.observation_size == narrow.observation_size + 15
     np.testing.assert_allclose(wide.logits(obs, prior), narrow.logits(obs[:, :-15], prior), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("weight", [0.0, 2.5])
+def test_a_policy_without_a_prior_starts_a_run_with_one_reading_it_at_zero_weights(tmp_path, weight):
+    source = _policy(tmp_path, {})
+    station = {"prior__agent": "calling_station", "prior__weight": weight}
+    cfg = tiny(**HEIFER, **station, options=COUNTS, eval__options=COUNTS, total_timesteps=300, checkpoint_every=0,
+               eval__every=0, ppo__learning_rate=0.0, init_from=str(source))  # fmt: skip
+    make_trainer(load_config(cfg), tmp_path / "run", progress=False).train()
+    run = tmp_path / "run" / "final" / "policy.json"
+    before, after = read_policy(source).tensors, read_policy(run).tensors
+    for name in ("mlp_extractor.policy_net.0.weight", "mlp_extractor.value_net.0.weight"):
+        inputs = before[name].shape[1]
+        np.testing.assert_array_equal(after[name][:, :inputs], before[name])
+        np.testing.assert_array_equal(after[name][:, inputs:], 0.0)  # 15 counts, then the prior's 5 actions
+        assert after[name].shape[1] == inputs + 15 + 5
+    residual, plain = load_policy_net(run), load_policy_net(source)
+    obs, prior = _observations(COUNTS), np.arange(40) % 5
+    assert residual.prior["weight"] == weight
+    lifted = plain.logits(obs[:, :-15]) + weight * np.eye(5, dtype=np.float32)[prior]
+    np.testing.assert_allclose(residual.logits(obs, prior), lifted, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("net_arch", [[16, 8], [32, 12]], ids=["same widths", "wider"])
